@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# LTT: the quilt series for Linux 6.12, the tools, and the rig that builds
+# the traced kernel, boots it under QEMU and runs the selftests.
+#
+#   make check        everything CI runs (see README.md)
+#   make patches      regenerate series + patches/ from the plain files
+#   make kernel       build the traced kernel in build/ (incremental)
+#   make boot         boot it under QEMU and run the selftests
+#   make check-debug  the selftests on a KASAN + lockdep kernel
+#   make cross        cross-compile kernel/ltt and the syscall tables
+#   make checkpatch   scripts/checkpatch.pl --strict on every patch
+#   make bisect       build every prefix of the series
+#
+# KSRC=/path/to/linux-6.12.y uses that tree instead of Debian's
+# linux-source-6.12.
+
+SHELL := /bin/bash
+export KSRC
+
+.PHONY: all check patches check-patches kernel initramfs boot check-debug \
+	cross checkpatch bisect deps clean help
+
+all: kernel
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+deps:
+	scripts/deps.sh
+
+patches:
+	scripts/mkpatches
+
+check-patches:
+	scripts/mkpatches --check
+
+kernel: deps
+	scripts/kernel.sh
+
+initramfs: kernel
+	scripts/initramfs.sh
+
+boot: initramfs
+	scripts/boot.sh
+
+check-debug: deps
+	LTT_FLAVOUR=debug scripts/kernel.sh
+	LTT_FLAVOUR=debug scripts/initramfs.sh
+	LTT_FLAVOUR=debug scripts/boot.sh
+
+cross: deps
+	scripts/cross.sh
+
+checkpatch: deps
+	scripts/checkpatch.sh
+
+bisect: deps
+	scripts/bisect.sh
+
+check: deps check-patches checkpatch boot cross bisect
+	@echo "make check: all passed"
+
+clean:
+	rm -rf build

@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * LTT, the Linux Trace Toolkit: the user-space ABI of the ltt() syscall
+ * and of the trace buffers it hands out.
+ *
+ * Documentation/trace/ltt.rst describes the commands; this header is the
+ * reference for the layouts.  Every command takes (cmd, arg, size) where
+ * size is sizeof() the struct as user space knows it: the kernel accepts
+ * any size from the first published version up, ignoring a larger tail
+ * only when it is zero (E2BIG otherwise).
+ */
+#ifndef _UAPI_LINUX_LTT_H
+#define _UAPI_LINUX_LTT_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+/* Commands of ltt(cmd, arg, size). */
+enum ltt_cmd {
+	LTT_CMD_CREATE		= 0,	/* struct ltt_create; returns a session fd */
+	LTT_CMD_SET_EVENTS	= 1,	/* struct ltt_events */
+	LTT_CMD_SET_PIDS	= 2,	/* struct ltt_pids */
+	LTT_CMD_START		= 3,	/* struct ltt_session_cmd */
+	LTT_CMD_STOP		= 4,	/* struct ltt_session_cmd */
+	LTT_CMD_STATUS		= 5,	/* struct ltt_status */
+	LTT_CMD_BUFFER_FD	= 6,	/* struct ltt_buffer_req; returns a buffer fd */
+	LTT_CMD_EVENT_INFO	= 7,	/* struct ltt_event_info */
+	LTT_CMD_SNAPSHOT	= 8,	/* struct ltt_session_cmd */
+
+	/* Not ABI: grows as commands are added. */
+	LTT_CMD_MAX,
+};
+
+/* Buffer modes, ltt_create.mode. */
+enum ltt_mode {
+	/* A full buffer drops the newest event and counts it lost. */
+	LTT_MODE_DISCARD	= 0,
+	/* Flight recorder: the oldest packets are overwritten. */
+	LTT_MODE_OVERWRITE	= 1,
+
+	/* Not ABI. */
+	LTT_MODE_MAX,
+};
+
+/**
+ * struct ltt_create - LTT_CMD_CREATE: a system-wide session
+ * @subbuf_size: Input, bytes per sub-buffer (packet), a power of two from
+ *	LTT_SUBBUF_MIN to LTT_SUBBUF_MAX; 0 picks LTT_SUBBUF_DEFAULT.
+ * @n_subbufs: Input, sub-buffers per CPU, a power of two from 2 to
+ *	LTT_SUBBUFS_MAX; 0 picks LTT_SUBBUFS_DEFAULT.
+ * @mode: Input, enum ltt_mode.
+ * @flags: Input, must be 0.
+ * @flush_ms: Input, how often a partly filled packet is handed to the
+ *	reader, in milliseconds (1 to 10000); 0 picks LTT_FLUSH_MS_DEFAULT.
+ * @__reserved: Input, must be 0.
+ *
+ * Returns a session fd (close-on-exec).  Closing it stops the session;
+ * the buffers go when the last fd on them is closed.  Needs
+ * CAP_PERFMON or CAP_SYS_ADMIN.  All events are enabled and no pid
+ * filter is set until LTT_CMD_SET_EVENTS and LTT_CMD_SET_PIDS say
+ * otherwise.
+ */
+struct ltt_create {
+	__u32 subbuf_size;
+	__u32 n_subbufs;
+	__u32 mode;
+	__u32 flags;
+	__u32 flush_ms;
+	__u32 __reserved;
+};
+#define LTT_CREATE_SIZE_VER0	24
+
+#define LTT_SUBBUF_MIN		4096U
+#define LTT_SUBBUF_MAX		(16U << 20)
+#define LTT_SUBBUF_DEFAULT	(256U << 10)
+#define LTT_SUBBUFS_MAX		1024U
+#define LTT_SUBBUFS_DEFAULT	8U
+#define LTT_BUFFER_MAX		(256ULL << 20)	/* per CPU */
+#define LTT_FLUSH_MS_DEFAULT	200U
+
+/**
+ * struct ltt_session_cmd - LTT_CMD_START, LTT_CMD_STOP, LTT_CMD_SNAPSHOT
+ * @session_fd: Input, the session.
+ * @flags: Input, must be 0.
+ *
+ * START fails with EBUSY when this or another session is recording.
+ * STOP fails with EINVAL when the session is not recording; it hands
+ * every partly filled packet to the readers.  SNAPSHOT (overwrite mode
+ * only, else EINVAL) stops the session so that the readers find the
+ * newest packets, oldest first; START resumes recording.
+ */
+struct ltt_session_cmd {
+	__s32 session_fd;
+	__u32 flags;
+};
+#define LTT_SESSION_CMD_SIZE_VER0	8
+
+/**
+ * struct ltt_events - LTT_CMD_SET_EVENTS: which events are recorded
+ * @session_fd: Input, the session.
+ * @nbits: Input, bits in the mask (at most LTT_EVENTS_MAX); events past
+ *	it are disabled.
+ * @mask: Input, user pointer to a bitmap of event ids, in __u64 words,
+ *	bit (id % 64) of word (id / 64).
+ */
+struct ltt_events {
+	__s32 session_fd;
+	__u32 nbits;
+	__aligned_u64 mask;
+};
+#define LTT_EVENTS_SIZE_VER0	16
+#define LTT_EVENTS_MAX		4096U
+
+/**
+ * struct ltt_pids - LTT_CMD_SET_PIDS: record only these processes
+ * @session_fd: Input, the session.
+ * @count: Input, number of pids (at most LTT_PIDS_MAX); 0 removes the
+ *	filter.
+ * @pids: Input, user pointer to @count __s32 pids.  An event passes when
+ *	the current task's pid or thread-group id is in the list.
+ * @flags: Input, must be 0.
+ * @__reserved: Input, must be 0.
+ */
+struct ltt_pids {
+	__s32 session_fd;
+	__u32 count;
+	__aligned_u64 pids;
+	__u32 flags;
+	__u32 __reserved;
+};
+#define LTT_PIDS_SIZE_VER0	24
+#define LTT_PIDS_MAX		64U
+
+/**
+ * struct ltt_cpu_status - one CPU's accounting, in struct ltt_status
+ * @cpu: Output, the CPU number.
+ * @__reserved: Output, 0.
+ * @produced: Output, events the probes tried to record on this CPU.
+ * @delivered: Output, events in packets the reader has released.
+ * @lost: Output, events dropped (buffer full) or overwritten.
+ *
+ * Once the session is stopped and every packet released,
+ * produced == delivered + lost, exactly.
+ */
+struct ltt_cpu_status {
+	__u32 cpu;
+	__u32 __reserved;
+	__u64 produced;
+	__u64 delivered;
+	__u64 lost;
+};
+
+/* ltt_status.state */
+enum ltt_state {
+	LTT_STATE_STOPPED	= 0,
+	LTT_STATE_RECORDING	= 1,
+};
+
+/**
+ * struct ltt_status - LTT_CMD_STATUS
+ * @session_fd: Input, the session.
+ * @n_cpus: Input, room in @cpus; Output, CPUs that have a buffer (only
+ *	min(Input, Output) entries are written).
+ * @cpus: Input, user pointer to an array of struct ltt_cpu_status.
+ * @state: Output, enum ltt_state.
+ * @mode: Output, enum ltt_mode.
+ * @subbuf_size: Output, bytes per sub-buffer.
+ * @n_subbufs: Output, sub-buffers per CPU.
+ * @mono_ns: Output, CLOCK_MONOTONIC (the trace clock) ...
+ * @real_ns: Output, ... and CLOCK_REALTIME read together: their
+ *	difference turns trace timestamps into wall-clock time.
+ */
+struct ltt_status {
+	__s32 session_fd;
+	__u32 n_cpus;
+	__aligned_u64 cpus;
+	__u32 state;
+	__u32 mode;
+	__u32 subbuf_size;
+	__u32 n_subbufs;
+	__u64 mono_ns;
+	__u64 real_ns;
+};
+#define LTT_STATUS_SIZE_VER0	48
+
+/**
+ * struct ltt_buffer_req - LTT_CMD_BUFFER_FD
+ * @session_fd: Input, the session.
+ * @cpu: Input, the CPU whose buffer is wanted: ENODEV when that CPU has
+ *	no buffer (it was offline when the session was created).
+ *
+ * Returns a read-only fd (close-on-exec) to mmap the whole buffer
+ * (subbuf_size * n_subbufs bytes, PROT_READ, MAP_SHARED), poll for
+ * complete packets, and take them with the LTT_BUF_* ioctls.  One reader
+ * at a time: a second fd on the same buffer gets EBUSY.
+ */
+struct ltt_buffer_req {
+	__s32 session_fd;
+	__u32 cpu;
+};
+#define LTT_BUFFER_REQ_SIZE_VER0	8
+
+/* struct ltt_field_info.type */
+enum ltt_field_type {
+	LTT_FIELD_UNSIGNED	= 0,	/* little or native endian integer */
+	LTT_FIELD_SIGNED	= 1,
+	LTT_FIELD_STRING	= 2,	/* NUL-terminated, last in a record */
+};
+
+#define LTT_NAME_MAX		32
+#define LTT_FIELDS_MAX		8
+
+/**
+ * struct ltt_field_info - one field of a record
+ * @name: Output, NUL-terminated.
+ * @type: Output, enum ltt_field_type.
+ * @size: Output, bytes (0 for a string).
+ * @offset: Output, byte offset in the payload (records are packed).
+ */
+struct ltt_field_info {
+	char name[LTT_NAME_MAX];
+	__u8 type;
+	__u8 size;
+	__u16 offset;
+};
+
+/**
+ * struct ltt_event_info - LTT_CMD_EVENT_INFO: the event registry
+ * @id: Input, the event id; ids run from 0 with no hole, ENOENT past the
+ *	last one.
+ * @n_fields: Output, entries used in @fields.
+ * @name: Output, NUL-terminated, e.g. "syscall_entry".
+ * @payload_size: Output, bytes of the fixed part of the record (without
+ *	a trailing string field).
+ * @__reserved: Output, 0.
+ * @fields: Output, the fields in record order.
+ */
+struct ltt_event_info {
+	__u32 id;
+	__u32 n_fields;
+	char name[LTT_NAME_MAX];
+	__u32 payload_size;
+	__u32 __reserved;
+	struct ltt_field_info fields[LTT_FIELDS_MAX];
+};
+#define LTT_EVENT_INFO_SIZE_VER0	(48 + 36 * LTT_FIELDS_MAX)
+
+/*
+ * The trace format.  A buffer is a ring of packets, one per sub-buffer.
+ * A packet starts with struct ltt_packet_header and holds records back
+ * to back, unaligned.  All integers are in the CPU's byte order.  The
+ * layout is that of a CTF 1.8 packet, so a trace is the packets as they
+ * are plus TSDL metadata.
+ */
+#define LTT_PACKET_MAGIC	0xC1FC1FC1U
+
+/**
+ * struct ltt_packet_header - start of every packet
+ * @magic: LTT_PACKET_MAGIC.
+ * @stream_id: 0.
+ * @timestamp_begin: trace clock (ns) at the first record.
+ * @timestamp_end: trace clock when the packet was closed.
+ * @content_size: bits of header and records.
+ * @packet_size: bits of the packet as it should be stored: content_size
+ *	rounded up to 8 bytes.
+ * @packet_seq_num: packet index on this CPU, from 0.
+ * @events_discarded: events lost on this CPU since the buffer was made,
+ *	counted when the packet was closed.
+ * @cpu_id: the CPU.
+ * @events: records in this packet.
+ * @pid: the task running when the packet was opened: the pid to which
+ *	the first records belong, until a sched_change says otherwise.
+ * @__reserved: 0.
+ */
+struct ltt_packet_header {
+	__u32 magic;
+	__u32 stream_id;
+	__u64 timestamp_begin;
+	__u64 timestamp_end;
+	__u64 content_size;
+	__u64 packet_size;
+	__u64 packet_seq_num;
+	__u64 events_discarded;
+	__u32 cpu_id;
+	__u32 events;
+	__s32 pid;
+	__u32 __reserved;
+};
+
+/*
+ * Every record starts with a 32-bit header: the event id in the low
+ * LTT_HDR_ID_BITS bits, the low LTT_HDR_TS_BITS bits of the timestamp
+ * above them.  A reader recovers the full time from the previous record
+ * (or the packet's timestamp_begin): the writer guarantees that less
+ * than 2^LTT_HDR_TS_BITS ns separate two records.  When that would not
+ * hold, or the id does not fit, the id bits read LTT_HDR_ID_EXTENDED and
+ * a __u16 id and a __u64 full timestamp follow the 32-bit header.
+ */
+#define LTT_HDR_ID_BITS		7
+#define LTT_HDR_TS_BITS		25
+#define LTT_HDR_ID_EXTENDED	((1U << LTT_HDR_ID_BITS) - 1)
+#define LTT_HDR_COMPACT_SIZE	4
+#define LTT_HDR_EXTENDED_SIZE	14
+
+/* Longest string field, NUL included; longer ones are cut. */
+#define LTT_STRING_MAX		256
+
+/**
+ * struct ltt_subbuf - LTT_BUF_GET_SUBBUF
+ * @offset: Output, where the packet starts in the mapping.
+ * @size: Output, packet_size in bytes: what to store.
+ * @seq: Output, packet_seq_num.
+ */
+struct ltt_subbuf {
+	__u64 offset;
+	__u64 size;
+	__u64 seq;
+};
+
+/**
+ * struct ltt_buffer_info - LTT_BUF_INFO
+ * @cpu: Output, the CPU.
+ * @subbuf_size: Output, bytes per sub-buffer.
+ * @n_subbufs: Output, sub-buffers in the ring.
+ * @__reserved: Output, 0.
+ * @mmap_size: Output, bytes to map.
+ */
+struct ltt_buffer_info {
+	__u32 cpu;
+	__u32 subbuf_size;
+	__u32 n_subbufs;
+	__u32 __reserved;
+	__u64 mmap_size;
+};
+
+/*
+ * Buffer fd ioctls.  GET_SUBBUF takes the oldest complete packet (EAGAIN:
+ * none yet; ENODATA: the session is stopped and all was read; EBUSY: an
+ * overwrite-mode session is recording) and PUT_SUBBUF releases it
+ * (EINVAL: none taken).
+ */
+#define LTT_IOC_MAGIC		0xB7
+#define LTT_BUF_GET_SUBBUF	_IOR(LTT_IOC_MAGIC, 1, struct ltt_subbuf)
+#define LTT_BUF_PUT_SUBBUF	_IO(LTT_IOC_MAGIC, 2)
+#define LTT_BUF_INFO		_IOR(LTT_IOC_MAGIC, 3, struct ltt_buffer_info)
+
+#endif /* _UAPI_LINUX_LTT_H */
