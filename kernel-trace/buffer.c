@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LTT per-CPU ring buffers.
+ *
+ * Each CPU owns a ring of sub-buffers; a sub-buffer holds one packet.
+ * Writers on that CPU reserve space by moving a free-running write
+ * offset with local_cmpxchg(), so task, softirq, irq and NMI context may
+ * nest freely; they commit by adding their length to the sub-buffer's
+ * commit count, and whoever completes a sub-buffer publishes it to the
+ * reader.  No locks and no atomic operation visible to other CPUs are
+ * taken on the write path.  Documentation/trace/ltt.rst has the details.
+ *
+ * Internals are prefixed lb_ (LTT buffer).
+ */
+#include <linux/anon_inodes.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+
+#define LB_PKT_HDR	sizeof(struct ltt_packet_header)
+
+/* Where a reserved record goes and what its commit covers. */
+struct lb_slot {
+	unsigned long pos;	/* first byte of the record */
+	unsigned long commit;	/* bytes to commit, packet header included */
+	u64 ts;
+	bool extended;		/* record header with full id and time */
+};
+
+/* The trace clock: CLOCK_MONOTONIC, safe in any context, NMI included. */
+static __always_inline u64 ltt_clock(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+static __always_inline unsigned long lb_subbuf_size(const struct ltt_buf *buf)
+{
+	return 1UL << buf->sb_order;
+}
+
+static __always_inline unsigned long lb_size(const struct ltt_buf *buf)
+{
+	return 1UL << (buf->sb_order + buf->n_order);
+}
+
+/* Offset of @pos within its sub-buffer. */
+static __always_inline unsigned long lb_sb_off(const struct ltt_buf *buf,
+					       unsigned long pos)
+{
+	return pos & (lb_subbuf_size(buf) - 1);
+}
+
+static __always_inline struct ltt_subbuf_state *
+lb_state(const struct ltt_buf *buf, unsigned long pos)
+{
+	return &buf->sb[(pos >> buf->sb_order) & ((1UL << buf->n_order) - 1)];
+}
+
+static __always_inline void *lb_ptr(const struct ltt_buf *buf,
+				    unsigned long pos)
+{
+	return buf->data + (pos & (lb_size(buf) - 1));
+}
+
+/* The header of the packet that holds @pos. */
+static __always_inline struct ltt_packet_header *
+lb_header(const struct ltt_buf *buf, unsigned long pos)
+{
+	return lb_ptr(buf, pos & ~(lb_subbuf_size(buf) - 1));
+}
+
+/* Wake the reader from a safe context; queued by the tracing context. */
+static void lb_wakeup(struct irq_work *work)
+{
+	struct ltt_buf *buf = container_of(work, struct ltt_buf, wakeup);
+
+	wake_up_interruptible(&buf->wait);
+}
+
+/*
+ * The packet at @pkt is complete: every byte reserved in it is committed.
+ * Count its records, reset the sub-buffer for its next lap and publish
+ * it.  Nobody else touches this sub-buffer's state until the release
+ * below, so plain local_set() is enough.
+ */
+static void lb_complete(struct ltt_buf *buf, unsigned long pkt,
+			struct ltt_subbuf_state *sb)
+{
+	struct ltt_packet_header *h = lb_ptr(buf, pkt);
+	unsigned long events = local_read(&sb->events);
+
+	h->events = events;
+	sb->unread = events;
+	local_set(&sb->events, 0);
+	local_set(&sb->commit, 0);
+	smp_store_release(&sb->ready, pkt);
+	irq_work_queue(&buf->wakeup);
+}
+
+static __always_inline void lb_commit(struct ltt_buf *buf, unsigned long pos,
+				      unsigned long len, bool event)
+{
+	struct ltt_subbuf_state *sb = lb_state(buf, pos);
+
+	if (event)
+		local_inc(&sb->events);
+	if ((unsigned long)local_add_return(len, &sb->commit) ==
+	    lb_subbuf_size(buf))
+		lb_complete(buf, pos & ~(lb_subbuf_size(buf) - 1), sb);
+}
+
+/*
+ * May a packet open at @pkt?  The previous lap of its sub-buffer must be
+ * complete and, in discard mode, read.
+ */
+static __always_inline bool lb_can_open(struct ltt_buf *buf, unsigned long pkt)
+{
+	if (READ_ONCE(lb_state(buf, pkt)->ready) != pkt - lb_size(buf))
+		return false;
+	if (!buf->overwrite &&
+	    pkt - atomic_long_read(&buf->consumed) >= lb_size(buf))
+		return false;
+	return true;
+}
+
+/* Fill in the header of the packet the caller just opened at @pkt. */
+static void lb_open(struct ltt_buf *buf, unsigned long pkt, u64 ts)
+{
+	struct ltt_packet_header *h = lb_ptr(buf, pkt);
+	struct ltt_subbuf_state *sb = lb_state(buf, pkt);
+
+	/* Flight recorder: the packet overwritten was never read. */
+	if (buf->overwrite && sb->unread) {
+		local_add(sb->unread, &buf->lost);
+		sb->unread = 0;
+	}
+	/* The closing fields belong to lb_close(), which may run first. */
+	h->magic = LTT_PACKET_MAGIC;
+	h->stream_id = 0;
+	h->timestamp_begin = ts;
+	h->packet_seq_num = pkt >> buf->sb_order;
+	h->cpu_id = buf->cpu;
+	h->pid = current->pid;
+	h->__reserved = 0;
+}
+
+/*
+ * Close the packet that ends at @end: fill in the closing fields of its
+ * header and commit the rest of the sub-buffer as padding.
+ */
+static void lb_close(struct ltt_buf *buf, unsigned long end, u64 ts)
+{
+	struct ltt_packet_header *h = lb_header(buf, end);
+	unsigned long used = lb_sb_off(buf, end);
+
+	h->timestamp_end = ts;
+	h->content_size = (u64)used * BITS_PER_BYTE;
+	h->packet_size = (u64)ALIGN(used, 8) * BITS_PER_BYTE;
+	h->events_discarded = local_read(&buf->lost);
+	lb_commit(buf, end, lb_subbuf_size(buf) - used, false);
+}
+
+/*
+ * Reserve room for a record of @payload bytes.  The timestamp is read
+ * inside the cmpxchg loop so that records are in time order within a
+ * buffer.  A record never crosses a sub-buffer: when it does not fit, the
+ * current packet is closed and the record opens the next one.  Returns
+ * false when the record is dropped (and counted lost).
+ */
+static __always_inline bool lb_reserve(struct ltt_buf *buf, unsigned int id,
+				       unsigned int payload,
+				       struct lb_slot *slot)
+{
+	unsigned long sbsize = lb_subbuf_size(buf);
+	unsigned long old, new, sb_off, pkt = 0;
+	bool open, close, ext_id = id >= LTT_HDR_ID_EXTENDED;
+	unsigned int need;
+
+	do {
+		old = local_read(&buf->offset);
+		slot->ts = ltt_clock();
+		sb_off = lb_sb_off(buf, old);
+		slot->extended = ext_id ||
+			((slot->ts - buf->last_ts) >> LTT_HDR_TS_BITS);
+		need = payload + (slot->extended ? LTT_HDR_EXTENDED_SIZE :
+						   LTT_HDR_COMPACT_SIZE);
+		open = close = false;
+		if (sb_off && sb_off + need < sbsize) {
+			slot->pos = old;
+			slot->commit = need;
+		} else {
+			/* A new packet: its begin time makes a compact header. */
+			slot->extended = ext_id;
+			need = payload + (ext_id ? LTT_HDR_EXTENDED_SIZE :
+						   LTT_HDR_COMPACT_SIZE);
+			if (unlikely(LB_PKT_HDR + need >= sbsize))
+				goto drop;
+			close = sb_off != 0;
+			pkt = old - sb_off + (close ? sbsize : 0);
+			open = lb_can_open(buf, pkt);
+			if (!open && !close)
+				goto drop;
+			slot->pos = open ? pkt + LB_PKT_HDR : pkt;
+			slot->commit = open ? LB_PKT_HDR + need : 0;
+		}
+		new = slot->pos + (slot->commit ? need : 0);
+	} while (local_cmpxchg(&buf->offset, old, new) != old);
+
+	if (close)
+		lb_close(buf, old, slot->ts);
+	if (!slot->commit)
+		goto drop;
+	if (open)
+		lb_open(buf, pkt, slot->ts);
+	buf->last_ts = slot->ts;
+	return true;
+
+drop:
+	local_inc(&buf->lost);
+	return false;
+}
+
+/**
+ * ltt_buf_write - record one event in this CPU's buffer
+ * @buf: the buffer of the current CPU; preemption must be disabled
+ * @id: the event id
+ * @rec: the fixed part of the record
+ * @len: its size
+ * @str: a string to append, or NULL
+ * @slen: bytes of @str to store, its NUL included (0 without a string)
+ *
+ * Returns 0, or -ENOBUFS when the event was lost.
+ */
+int ltt_buf_write(struct ltt_buf *buf, unsigned int id, const void *rec,
+		  unsigned int len, const char *str, unsigned int slen)
+{
+	struct lb_slot slot;
+	u8 *p;
+	u32 word;
+	u16 id16;
+
+	local_inc(&buf->produced);
+	if (!lb_reserve(buf, id, len + slen, &slot))
+		return -ENOBUFS;
+
+	p = lb_ptr(buf, slot.pos);
+	word = (slot.extended ? LTT_HDR_ID_EXTENDED : id) |
+	       ((u32)slot.ts << LTT_HDR_ID_BITS);
+	memcpy(p, &word, sizeof(word));
+	p += sizeof(word);
+	if (slot.extended) {
+		id16 = id;
+		memcpy(p, &id16, sizeof(id16));
+		memcpy(p + sizeof(id16), &slot.ts, sizeof(slot.ts));
+		p += sizeof(id16) + sizeof(slot.ts);
+	}
+	memcpy(p, rec, len);
+	if (slen) {
+		memcpy(p + len, str, slen - 1);
+		p[len + slen - 1] = '\0';
+	}
+	lb_commit(buf, slot.pos, slot.commit, true);
+	return 0;
+}
+
+/*
+ * Hand the open packet, if any, to the reader.  Runs on the buffer's CPU,
+ * or on any CPU once the writers are gone.
+ */
+static void lb_switch(struct ltt_buf *buf)
+{
+	unsigned long old, new, sb_off;
+	u64 ts;
+
+	do {
+		old = local_read(&buf->offset);
+		sb_off = lb_sb_off(buf, old);
+		if (!sb_off)
+			return;
+		ts = ltt_clock();
+		new = old - sb_off + lb_subbuf_size(buf);
+	} while (local_cmpxchg(&buf->offset, old, new) != old);
+	lb_close(buf, old, ts);
+}
+
+/* Periodic flush, so that a quiet CPU's events still reach the reader. */
+static void lb_flush_timer(struct timer_list *t)
+{
+	struct ltt_buf *buf = from_timer(buf, t, flush_timer);
+
+	/* A timer migrated off an offline CPU: the stop path flushes. */
+	if (buf->cpu != smp_processor_id())
+		return;
+	lb_switch(buf);
+	if (rcu_access_pointer(ltt_current) == buf->session)
+		mod_timer(t, jiffies + buf->session->flush_jiffies);
+}
+
+/**
+ * ltt_buf_start - arm the flush timer of a buffer
+ * @buf: the buffer, its CPU online (cpus_read_lock() held)
+ */
+void ltt_buf_start(struct ltt_buf *buf)
+{
+	buf->flush_timer.expires = jiffies + buf->session->flush_jiffies;
+	add_timer_on(&buf->flush_timer, buf->cpu);
+}
+
+/**
+ * ltt_buf_stop - flush a buffer whose writers are all gone
+ * @buf: the buffer
+ *
+ * Closes the open packet and, for a flight recorder, points the reader at
+ * the oldest packet still unread.
+ */
+void ltt_buf_stop(struct ltt_buf *buf)
+{
+	unsigned long w, p;
+
+	timer_delete_sync(&buf->flush_timer);
+	lb_switch(buf);
+	if (buf->overwrite) {
+		w = local_read(&buf->offset);
+		for (p = w - lb_size(buf); p != w; p += lb_subbuf_size(buf))
+			if (READ_ONCE(lb_state(buf, p)->ready) == p &&
+			    lb_state(buf, p)->unread)
+				break;
+		atomic_long_set(&buf->consumed, p);
+	}
+	irq_work_sync(&buf->wakeup);
+	wake_up_all(&buf->wait);
+}
+
+/**
+ * ltt_buf_status - read a buffer's accounting
+ * @buf: the buffer
+ * @st: filled in; the caller holds the session lock
+ */
+void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st)
+{
+	st->cpu = buf->cpu;
+	st->__reserved = 0;
+	st->produced = local_read(&buf->produced);
+	st->lost = local_read(&buf->lost);
+	st->delivered = buf->delivered;
+}
+
+/**
+ * ltt_buf_create - allocate one CPU's buffer
+ * @s: the session, whose geometry is set
+ * @cpu: the CPU
+ *
+ * Returns the buffer or an ERR_PTR().
+ */
+struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu)
+{
+	struct ltt_buf *buf;
+	unsigned long i;
+
+	buf = kzalloc_node(sizeof(*buf), GFP_KERNEL, cpu_to_node(cpu));
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	buf->session = s;
+	buf->cpu = cpu;
+	buf->sb_order = ilog2(s->subbuf_size);
+	buf->n_order = ilog2(s->n_subbufs);
+	buf->overwrite = s->mode == LTT_MODE_OVERWRITE;
+	buf->sb = kvcalloc(s->n_subbufs, sizeof(*buf->sb), GFP_KERNEL);
+	buf->data = vmalloc_user(lb_size(buf));
+	if (!buf->sb || !buf->data) {
+		ltt_buf_destroy(buf);
+		return ERR_PTR(-ENOMEM);
+	}
+	/* Pretend a lap -1 completed, so the first lap may open. */
+	for (i = 0; i < s->n_subbufs; i++)
+		buf->sb[i].ready = (i << buf->sb_order) - lb_size(buf);
+	local_set(&buf->offset, 0);
+	local_set(&buf->lost, 0);
+	local_set(&buf->produced, 0);
+	atomic_long_set(&buf->consumed, 0);
+	init_irq_work(&buf->wakeup, lb_wakeup);
+	timer_setup(&buf->flush_timer, lb_flush_timer, TIMER_PINNED);
+	init_waitqueue_head(&buf->wait);
+	return buf;
+}
+
+/**
+ * ltt_buf_destroy - free a buffer nobody writes or maps any more
+ * @buf: the buffer
+ */
+void ltt_buf_destroy(struct ltt_buf *buf)
+{
+	if (buf->data) {
+		timer_shutdown_sync(&buf->flush_timer);
+		irq_work_sync(&buf->wakeup);
+	}
+	vfree(buf->data);
+	kvfree(buf->sb);
+	kfree(buf);
+}
+
+/* The oldest packet, if complete; caller holds the session lock. */
+static struct ltt_packet_header *lb_oldest(struct ltt_buf *buf)
+{
+	unsigned long c = atomic_long_read(&buf->consumed);
+
+	if (smp_load_acquire(&lb_state(buf, c)->ready) != c)
+		return NULL;
+	return lb_ptr(buf, c);
+}
+
+static long lb_get_subbuf(struct ltt_buf *buf, struct ltt_subbuf __user *arg)
+{
+	struct ltt_session *s = buf->session;
+	struct ltt_packet_header *h;
+	struct ltt_subbuf sub;
+	long ret = 0;
+
+	mutex_lock(&s->lock);
+	if (buf->held || (buf->overwrite &&
+			  s->state == LTT_SESSION_RECORDING)) {
+		ret = -EBUSY;
+		goto out;
+	}
+	h = lb_oldest(buf);
+	if (!h) {
+		ret = s->state == LTT_SESSION_STOPPED ? -ENODATA : -EAGAIN;
+		goto out;
+	}
+	sub.offset = (void *)h - buf->data;
+	sub.size = h->packet_size / BITS_PER_BYTE;
+	sub.seq = h->packet_seq_num;
+	if (copy_to_user(arg, &sub, sizeof(sub)))
+		ret = -EFAULT;
+	else
+		buf->held = true;
+out:
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+static long lb_put_subbuf(struct ltt_buf *buf)
+{
+	struct ltt_session *s = buf->session;
+	struct ltt_packet_header *h;
+	unsigned long c;
+	long ret = 0;
+
+	mutex_lock(&s->lock);
+	if (!buf->held) {
+		ret = -EINVAL;
+		goto out;
+	}
+	c = atomic_long_read(&buf->consumed);
+	h = lb_ptr(buf, c);
+	buf->delivered += h->events;
+	lb_state(buf, c)->unread = 0;
+	buf->held = false;
+	/* The reader is done with the packet before a writer may reuse it. */
+	atomic_long_set_release(&buf->consumed, c + lb_subbuf_size(buf));
+out:
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+static long lb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct ltt_buf *buf = file->private_data;
+	struct ltt_buffer_info info = {
+		.cpu = buf->cpu,
+		.subbuf_size = lb_subbuf_size(buf),
+		.n_subbufs = 1U << buf->n_order,
+		.mmap_size = lb_size(buf),
+	};
+
+	switch (cmd) {
+	case LTT_BUF_GET_SUBBUF:
+		return lb_get_subbuf(buf, (struct ltt_subbuf __user *)arg);
+	case LTT_BUF_PUT_SUBBUF:
+		return lb_put_subbuf(buf);
+	case LTT_BUF_INFO:
+		if (copy_to_user((void __user *)arg, &info, sizeof(info)))
+			return -EFAULT;
+		return 0;
+	}
+	return -ENOTTY;
+}
+
+static __poll_t lb_poll(struct file *file, poll_table *wait)
+{
+	struct ltt_buf *buf = file->private_data;
+	int state;
+
+	poll_wait(file, &buf->wait, wait);
+	state = smp_load_acquire(&buf->session->state);
+	if (buf->overwrite && state == LTT_SESSION_RECORDING)
+		return 0;
+	if (lb_oldest(buf))
+		return EPOLLIN | EPOLLRDNORM;
+	if (state == LTT_SESSION_STOPPED)
+		return EPOLLHUP;
+	return 0;
+}
+
+static int lb_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct ltt_buf *buf = file->private_data;
+
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	vm_flags_clear(vma, VM_MAYWRITE);
+	return remap_vmalloc_range(vma, buf->data, vma->vm_pgoff);
+}
+
+static int lb_release(struct inode *inode, struct file *file)
+{
+	struct ltt_buf *buf = file->private_data;
+	struct ltt_session *s = buf->session;
+
+	mutex_lock(&s->lock);
+	buf->has_reader = false;
+	buf->held = false;
+	mutex_unlock(&s->lock);
+	ltt_session_put(s);
+	return 0;
+}
+
+static const struct file_operations lb_fops = {
+	.owner		= THIS_MODULE,
+	.unlocked_ioctl	= lb_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.poll		= lb_poll,
+	.mmap		= lb_mmap,
+	.release	= lb_release,
+	.llseek		= noop_llseek,
+};
+
+/**
+ * ltt_buf_open_fd - give the reader an fd on a buffer
+ * @buf: the buffer; the caller holds the session lock and a reference
+ *	that the fd takes over
+ *
+ * Returns the fd, or -EBUSY when the buffer already has a reader.
+ */
+int ltt_buf_open_fd(struct ltt_buf *buf)
+{
+	int fd;
+
+	if (buf->has_reader)
+		return -EBUSY;
+	fd = anon_inode_getfd("[ltt-buffer]", &lb_fops, buf,
+			      O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		buf->has_reader = true;
+	return fd;
+}

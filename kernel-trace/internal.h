@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * LTT internals shared by kernel/ltt/: sessions, buffers, probe groups.
+ * Documentation/trace/ltt.rst explains the design.
+ */
+#ifndef _KERNEL_LTT_INTERNAL_H
+#define _KERNEL_LTT_INTERNAL_H
+
+#include <linux/ltt.h>
+#include <linux/irq_work.h>
+#include <linux/kref.h>
+#include <linux/local.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
+
+/* Per sub-buffer state; commit and events are written by the owning CPU. */
+struct ltt_subbuf_state {
+	local_t commit;			/* bytes committed, this lap */
+	local_t events;			/* records committed, this lap */
+	unsigned long unread;		/* records of the last lap, until read */
+	unsigned long ready;		/* start of the last complete packet */
+};
+
+/* One CPU's ring of sub-buffers. */
+struct ltt_buf {
+	/* Written by the owning CPU only. */
+	local_t offset;			/* write position, bytes, all laps */
+	local_t lost;			/* events dropped or overwritten */
+	local_t produced;		/* events offered to the buffer */
+	u64 last_ts;			/* timestamp of a recent record */
+
+	/* Set up once. */
+	struct ltt_session *session;
+	void *data;			/* vmalloc_user(), mapped read-only */
+	struct ltt_subbuf_state *sb;
+	unsigned int cpu;
+	unsigned int sb_order;		/* log2(sub-buffer size) */
+	unsigned int n_order;		/* log2(number of sub-buffers) */
+	bool overwrite;
+	struct irq_work wakeup;
+	struct timer_list flush_timer;
+
+	/* Reader side, under the session lock. */
+	atomic_long_t consumed ____cacheline_aligned_in_smp;
+	u64 delivered;
+	bool held;			/* a packet is taken (GET, no PUT yet) */
+	bool has_reader;		/* a buffer fd is open */
+	wait_queue_head_t wait;
+};
+
+enum ltt_session_state {
+	LTT_SESSION_NEW,
+	LTT_SESSION_RECORDING,
+	LTT_SESSION_STOPPED,
+};
+
+struct ltt_pidset {
+	struct rcu_head rcu;
+	unsigned int n;
+	pid_t pids[];
+};
+
+struct ltt_session {
+	struct kref ref;
+	struct mutex lock;		/* state changes and settings */
+	int state;			/* enum ltt_session_state */
+	unsigned int mode;
+	unsigned int subbuf_size;
+	unsigned int n_subbufs;
+	unsigned long flush_jiffies;
+	DECLARE_BITMAP(mask, LTT_NR_EVENTS);
+	struct ltt_pidset __rcu *pids;
+	struct ltt_buf **bufs;		/* nr_cpu_ids entries, NULL if none */
+};
+
+/* The session being recorded, read by the probes under preempt_disable. */
+extern struct ltt_session __rcu *ltt_current;
+
+/* buffer.c */
+struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu);
+void ltt_buf_destroy(struct ltt_buf *buf);
+int ltt_buf_write(struct ltt_buf *buf, unsigned int id, const void *rec,
+		  unsigned int len, const char *str, unsigned int slen);
+void ltt_buf_flush(struct ltt_buf *buf);
+void ltt_buf_start(struct ltt_buf *buf);
+void ltt_buf_stop(struct ltt_buf *buf);
+void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st);
+int ltt_buf_open_fd(struct ltt_buf *buf);
+
+/* session.c */
+void ltt_session_put(struct ltt_session *s);
+struct ltt_session *ltt_session_get(int fd);
+int ltt_session_create(const struct ltt_create *attr);
+int ltt_session_start(struct ltt_session *s);
+int ltt_session_stop(struct ltt_session *s, bool snapshot);
+int ltt_session_set_events(struct ltt_session *s, const u64 __user *umask,
+			   unsigned int nbits);
+int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
+			 unsigned int count);
+int ltt_session_status(struct ltt_session *s, struct ltt_status *st,
+		       struct ltt_cpu_status __user *ucpus);
+int ltt_session_buffer_fd(struct ltt_session *s, unsigned int cpu);
+
+/* registry.c */
+int ltt_event_info(struct ltt_event_info *info);
+
+/* A group of probes, attached while a session records. */
+struct ltt_probe_group {
+	const char *name;
+	int (*attach)(void);
+	void (*detach)(void);
+};
+
+extern const struct ltt_probe_group ltt_syscall_probes;
+extern const struct ltt_probe_group ltt_sched_probes;
+extern const struct ltt_probe_group ltt_process_probes;
+
+#endif /* _KERNEL_LTT_INTERNAL_H */

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LTT probes on process life: fork or clone, exec, exit.
+ */
+#include <linux/binfmts.h>
+#include <linux/sched.h>
+#include <trace/events/sched.h>
+
+#include "internal.h"
+
+static void ltt_probe_fork(void *data, struct task_struct *parent,
+			   struct task_struct *child)
+{
+	struct ltt_rec_process_fork rec = {
+		.child = child->pid,
+		.child_tgid = child->tgid,
+	};
+
+	ltt_log_process_fork(&rec);
+}
+
+static void ltt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+			   struct linux_binprm *bprm)
+{
+	struct ltt_rec_process_exec rec = { .pid = p->pid };
+
+	ltt_log_process_exec(&rec, bprm->filename);
+}
+
+static void ltt_probe_exit(void *data, struct task_struct *p)
+{
+	struct ltt_rec_process_exit rec = {
+		.pid = p->pid,
+		.code = p->exit_code,
+	};
+
+	ltt_log_process_exit(&rec);
+}
+
+static int ltt_process_attach(void)
+{
+	int ret;
+
+	ret = register_trace_sched_process_fork(ltt_probe_fork, NULL);
+	if (ret)
+		return ret;
+	ret = register_trace_sched_process_exec(ltt_probe_exec, NULL);
+	if (ret)
+		goto no_exec;
+	ret = register_trace_sched_process_exit(ltt_probe_exit, NULL);
+	if (ret)
+		goto no_exit;
+	return 0;
+
+no_exit:
+	unregister_trace_sched_process_exec(ltt_probe_exec, NULL);
+no_exec:
+	unregister_trace_sched_process_fork(ltt_probe_fork, NULL);
+	return ret;
+}
+
+static void ltt_process_detach(void)
+{
+	unregister_trace_sched_process_exit(ltt_probe_exit, NULL);
+	unregister_trace_sched_process_exec(ltt_probe_exec, NULL);
+	unregister_trace_sched_process_fork(ltt_probe_fork, NULL);
+}
+
+const struct ltt_probe_group ltt_process_probes = {
+	.name	= "process",
+	.attach	= ltt_process_attach,
+	.detach	= ltt_process_detach,
+};

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LTT probes on the scheduler: which task leaves a CPU and which comes in.
+ */
+#include <linux/sched.h>
+#include <trace/events/sched.h>
+
+#include "internal.h"
+
+static void ltt_probe_sched_switch(void *data, bool preempt,
+				   struct task_struct *prev,
+				   struct task_struct *next,
+				   unsigned int prev_state)
+{
+	struct ltt_rec_sched_change rec = {
+		.in = next->pid,
+		.out = prev->pid,
+		/* A preempted task is still runnable, whatever its state. */
+		.out_state = preempt ? TASK_RUNNING : prev_state,
+	};
+
+	ltt_log_sched_change(&rec);
+}
+
+static int ltt_sched_attach(void)
+{
+	return register_trace_sched_switch(ltt_probe_sched_switch, NULL);
+}
+
+static void ltt_sched_detach(void)
+{
+	unregister_trace_sched_switch(ltt_probe_sched_switch, NULL);
+}
+
+const struct ltt_probe_group ltt_sched_probes = {
+	.name	= "sched",
+	.attach	= ltt_sched_attach,
+	.detach	= ltt_sched_detach,
+};

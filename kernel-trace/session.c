@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LTT sessions: a session is an fd that owns one buffer per CPU, an event
+ * mask and a pid filter.  One session records at a time; closing its fd
+ * stops it, and the buffers go with the last fd that maps them.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/bitmap.h>
+#include <linux/capability.h>
+#include <linux/cpu.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+struct ltt_session __rcu *ltt_current;
+
+/* Serialises starting and stopping: ltt_current has one owner. */
+static DEFINE_MUTEX(ltt_record_lock);
+
+static const struct ltt_probe_group *const ltt_groups[] = {
+	&ltt_syscall_probes,
+	&ltt_sched_probes,
+	&ltt_process_probes,
+};
+
+/* Does the current task pass the session's pid filter? */
+static __always_inline bool ltt_pid_match(struct ltt_session *s)
+{
+	struct ltt_pidset *set = rcu_dereference_sched(s->pids);
+	unsigned int i;
+
+	if (!set)
+		return true;
+	for (i = 0; i < set->n; i++)
+		if (set->pids[i] == current->pid ||
+		    set->pids[i] == current->tgid)
+			return true;
+	return false;
+}
+
+/**
+ * ltt_write - record an event in the recording session, if any
+ * @id: the event id
+ * @rec: the fixed part of the record
+ * @len: its size
+ * @str: a string to append, or NULL
+ *
+ * Called by the ltt_log_<name>() helpers, from any context.
+ */
+void ltt_write(unsigned int id, const void *rec, unsigned int len,
+	       const char *str)
+{
+	struct ltt_session *s;
+	struct ltt_buf *buf;
+	unsigned int slen = 0;
+
+	guard(preempt_notrace)();
+	s = rcu_dereference_sched(ltt_current);
+	if (!s || !test_bit(id, s->mask) || !ltt_pid_match(s))
+		return;
+	buf = s->bufs[smp_processor_id()];
+	if (!buf)
+		return;
+	if (str)
+		slen = strnlen(str, LTT_STRING_MAX - 1) + 1;
+	ltt_buf_write(buf, id, rec, len, str, slen);
+}
+
+static void ltt_session_free(struct kref *ref)
+{
+	struct ltt_session *s = container_of(ref, struct ltt_session, ref);
+	unsigned int cpu;
+
+	for (cpu = 0; s->bufs && cpu < nr_cpu_ids; cpu++)
+		if (s->bufs[cpu])
+			ltt_buf_destroy(s->bufs[cpu]);
+	kfree(s->bufs);
+	kfree(rcu_dereference_protected(s->pids, true));
+	kfree(s);
+}
+
+/**
+ * ltt_session_put - drop a reference to a session
+ * @s: the session
+ */
+void ltt_session_put(struct ltt_session *s)
+{
+	kref_put(&s->ref, ltt_session_free);
+}
+
+static void ltt_detach(unsigned int n)
+{
+	while (n--)
+		ltt_groups[n]->detach();
+}
+
+/* Stop recording @s; both locks held. */
+static void __ltt_session_stop(struct ltt_session *s)
+{
+	unsigned int cpu;
+
+	RCU_INIT_POINTER(ltt_current, NULL);
+	ltt_detach(ARRAY_SIZE(ltt_groups));
+	/* No probe, and no direct hook under preempt_disable, still runs. */
+	tracepoint_synchronize_unregister();
+	synchronize_rcu();
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (s->bufs[cpu])
+			ltt_buf_stop(s->bufs[cpu]);
+	smp_store_release(&s->state, LTT_SESSION_STOPPED);
+}
+
+/**
+ * ltt_session_start - start recording
+ * @s: the session
+ *
+ * Returns 0, -EBUSY when a session is already recording (or, in overwrite
+ * mode, a reader holds a packet), or the error of a probe that would not
+ * attach.
+ */
+int ltt_session_start(struct ltt_session *s)
+{
+	unsigned int cpu, n;
+	int ret = 0;
+
+	guard(mutex)(&ltt_record_lock);
+	guard(mutex)(&s->lock);
+	if (rcu_access_pointer(ltt_current))
+		return -EBUSY;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (s->bufs[cpu] && s->bufs[cpu]->held && s->bufs[cpu]->overwrite)
+			return -EBUSY;
+
+	for (n = 0; n < ARRAY_SIZE(ltt_groups); n++) {
+		ret = ltt_groups[n]->attach();
+		if (ret) {
+			ltt_detach(n);
+			tracepoint_synchronize_unregister();
+			return ret;
+		}
+	}
+	smp_store_release(&s->state, LTT_SESSION_RECORDING);
+	rcu_assign_pointer(ltt_current, s);
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		if (s->bufs[cpu])
+			ltt_buf_start(s->bufs[cpu]);
+	cpus_read_unlock();
+	return 0;
+}
+
+/**
+ * ltt_session_stop - stop recording and flush the buffers
+ * @s: the session
+ * @snapshot: a flight-recorder snapshot (overwrite mode only)
+ *
+ * Returns 0, or -EINVAL when @s is not recording or a snapshot is asked
+ * of a discard-mode session.
+ */
+int ltt_session_stop(struct ltt_session *s, bool snapshot)
+{
+	guard(mutex)(&ltt_record_lock);
+	guard(mutex)(&s->lock);
+	if (snapshot && s->mode != LTT_MODE_OVERWRITE)
+		return -EINVAL;
+	if (s->state != LTT_SESSION_RECORDING)
+		return -EINVAL;
+	__ltt_session_stop(s);
+	return 0;
+}
+
+/**
+ * ltt_session_set_events - choose the events to record
+ * @s: the session
+ * @umask: user bitmap of event ids, in u64 words
+ * @nbits: bits in @umask; events past it are disabled
+ */
+int ltt_session_set_events(struct ltt_session *s, const u64 __user *umask,
+			   unsigned int nbits)
+{
+	DECLARE_BITMAP(mask, LTT_EVENTS_MAX);
+	u64 *words;
+
+	if (nbits > LTT_EVENTS_MAX)
+		return -EINVAL;
+	words = memdup_array_user(umask, DIV_ROUND_UP(nbits, 64), sizeof(u64));
+	if (IS_ERR(words))
+		return PTR_ERR(words);
+	bitmap_zero(mask, LTT_EVENTS_MAX);
+	bitmap_from_arr64(mask, words, nbits);
+	kfree(words);
+
+	guard(mutex)(&s->lock);
+	bitmap_copy(s->mask, mask, LTT_NR_EVENTS);
+	return 0;
+}
+
+/**
+ * ltt_session_set_pids - record only some processes
+ * @s: the session
+ * @upids: user array of pids, as the caller's pid namespace sees them
+ * @count: entries in @upids, 0 to remove the filter
+ *
+ * Returns 0, -EINVAL for too many pids, -ESRCH for a pid that does not
+ * exist.
+ */
+int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
+			 unsigned int count)
+{
+	struct ltt_pidset *set = NULL, *old;
+	unsigned int i;
+	pid_t nr;
+
+	if (count > LTT_PIDS_MAX)
+		return -EINVAL;
+	if (count) {
+		set = kzalloc(struct_size(set, pids, count), GFP_KERNEL);
+		if (!set)
+			return -ENOMEM;
+		set->n = count;
+		if (copy_from_user(set->pids, upids, count * sizeof(s32))) {
+			kfree(set);
+			return -EFAULT;
+		}
+		for (i = 0; i < count; i++) {
+			rcu_read_lock();
+			nr = pid_nr(find_vpid(set->pids[i]));
+			rcu_read_unlock();
+			if (set->pids[i] <= 0 || !nr) {
+				kfree(set);
+				return -ESRCH;
+			}
+			set->pids[i] = nr;
+		}
+	}
+	scoped_guard(mutex, &s->lock)
+		old = rcu_replace_pointer(s->pids, set,
+					  lockdep_is_held(&s->lock));
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+/**
+ * ltt_session_status - fill in LTT_CMD_STATUS
+ * @s: the session
+ * @st: the reply; @st->n_cpus in: room at @ucpus, out: CPUs with a buffer
+ * @ucpus: user array of struct ltt_cpu_status
+ */
+int ltt_session_status(struct ltt_session *s, struct ltt_status *st,
+		       struct ltt_cpu_status __user *ucpus)
+{
+	struct ltt_cpu_status cs;
+	unsigned int cpu, n = 0;
+
+	guard(mutex)(&s->lock);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (!s->bufs[cpu])
+			continue;
+		if (n < st->n_cpus) {
+			ltt_buf_status(s->bufs[cpu], &cs);
+			if (copy_to_user(&ucpus[n], &cs, sizeof(cs)))
+				return -EFAULT;
+		}
+		n++;
+	}
+	st->n_cpus = n;
+	st->state = s->state == LTT_SESSION_RECORDING ?
+		    LTT_STATE_RECORDING : LTT_STATE_STOPPED;
+	st->mode = s->mode;
+	st->subbuf_size = s->subbuf_size;
+	st->n_subbufs = s->n_subbufs;
+	st->mono_ns = ktime_get_mono_fast_ns();
+	st->real_ns = ktime_get_real_fast_ns();
+	return 0;
+}
+
+/**
+ * ltt_session_buffer_fd - open the reader's fd on one CPU's buffer
+ * @s: the session
+ * @cpu: the CPU
+ *
+ * Returns the fd, -EINVAL for a CPU that cannot exist, -ENODEV for one
+ * without a buffer, -EBUSY when the buffer already has a reader.
+ */
+int ltt_session_buffer_fd(struct ltt_session *s, unsigned int cpu)
+{
+	int fd;
+
+	if (cpu >= nr_cpu_ids)
+		return -EINVAL;
+	guard(mutex)(&s->lock);
+	if (!s->bufs[cpu])
+		return -ENODEV;
+	kref_get(&s->ref);
+	fd = ltt_buf_open_fd(s->bufs[cpu]);
+	if (fd < 0)
+		kref_put(&s->ref, ltt_session_free);
+	return fd;
+}
+
+static int ltt_session_release(struct inode *inode, struct file *file)
+{
+	struct ltt_session *s = file->private_data;
+
+	scoped_guard(mutex, &ltt_record_lock) {
+		guard(mutex)(&s->lock);
+		if (s->state == LTT_SESSION_RECORDING)
+			__ltt_session_stop(s);
+	}
+	ltt_session_put(s);
+	return 0;
+}
+
+static const struct file_operations ltt_session_fops = {
+	.owner		= THIS_MODULE,
+	.release	= ltt_session_release,
+	.llseek		= noop_llseek,
+};
+
+/**
+ * ltt_session_get - the session behind a session fd
+ * @fd: the fd
+ *
+ * Returns the session with a reference held, ERR_PTR(-EBADF) for a bad
+ * fd or ERR_PTR(-EINVAL) for an fd that is not a session.
+ */
+struct ltt_session *ltt_session_get(int fd)
+{
+	CLASS(fd, f)(fd);
+	struct ltt_session *s;
+
+	if (fd_empty(f))
+		return ERR_PTR(-EBADF);
+	if (fd_file(f)->f_op != &ltt_session_fops)
+		return ERR_PTR(-EINVAL);
+	s = fd_file(f)->private_data;
+	kref_get(&s->ref);
+	return s;
+}
+
+static int ltt_check_geometry(const struct ltt_create *a)
+{
+	if (!is_power_of_2(a->subbuf_size) || a->subbuf_size < LTT_SUBBUF_MIN ||
+	    a->subbuf_size > LTT_SUBBUF_MAX)
+		return -EINVAL;
+	if (!is_power_of_2(a->n_subbufs) || a->n_subbufs < 2 ||
+	    a->n_subbufs > LTT_SUBBUFS_MAX)
+		return -EINVAL;
+	if ((u64)a->subbuf_size * a->n_subbufs > LTT_BUFFER_MAX)
+		return -EINVAL;
+	if (a->mode >= LTT_MODE_MAX || !a->flush_ms || a->flush_ms > 10000)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * ltt_session_create - make a session and its buffers
+ * @attr: the validated-by-us attributes from user space
+ *
+ * Returns a session fd, -EPERM without CAP_PERFMON or CAP_SYS_ADMIN,
+ * -EINVAL for bad attributes, -ENOMEM when the buffers do not fit.
+ * Nothing is left behind on failure.
+ */
+int ltt_session_create(const struct ltt_create *attr)
+{
+	struct ltt_create a = *attr;
+	struct ltt_session *s;
+	struct ltt_buf *buf;
+	unsigned int cpu;
+	int ret;
+
+	if (!perfmon_capable())
+		return -EPERM;
+	if (a.flags || a.__reserved)
+		return -EINVAL;
+	a.subbuf_size = a.subbuf_size ?: LTT_SUBBUF_DEFAULT;
+	a.n_subbufs = a.n_subbufs ?: LTT_SUBBUFS_DEFAULT;
+	a.flush_ms = a.flush_ms ?: LTT_FLUSH_MS_DEFAULT;
+	ret = ltt_check_geometry(&a);
+	if (ret)
+		return ret;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	kref_init(&s->ref);
+	mutex_init(&s->lock);
+	s->state = LTT_SESSION_NEW;
+	s->mode = a.mode;
+	s->subbuf_size = a.subbuf_size;
+	s->n_subbufs = a.n_subbufs;
+	s->flush_jiffies = max(msecs_to_jiffies(a.flush_ms), 1UL);
+	bitmap_fill(s->mask, LTT_NR_EVENTS);
+	s->bufs = kcalloc(nr_cpu_ids, sizeof(*s->bufs), GFP_KERNEL);
+	if (!s->bufs)
+		goto nomem;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		buf = ltt_buf_create(s, cpu);
+		if (IS_ERR(buf)) {
+			cpus_read_unlock();
+			goto nomem;
+		}
+		s->bufs[cpu] = buf;
+	}
+	cpus_read_unlock();
+
+	ret = anon_inode_getfd("[ltt-session]", &ltt_session_fops, s,
+			       O_RDWR | O_CLOEXEC);
+	if (ret < 0)
+		ltt_session_put(s);
+	return ret;
+
+nomem:
+	ltt_session_put(s);
+	return -ENOMEM;
+}
