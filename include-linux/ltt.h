@@ -9,67 +9,59 @@
 #ifndef _LINUX_LTT_H
 #define _LINUX_LTT_H
 
-#include <linux/types.h>
 #include <linux/compiler.h>
+#include <linux/types.h>
 #include <uapi/linux/ltt.h>
 
-/* Event ids: LTT_EV_<ID>, in registry order. */
-#define LTT_FIELD(type, name)
-#define LTT_EVENT(ID, name, fields)		LTT_EV_##ID,
-#define LTT_EVENT_STR(ID, name, fields, str)	LTT_EV_##ID,
+#ifdef CONFIG_LTT
+void ltt_write(unsigned int id, const void *rec, unsigned int len,
+	       const char *str);
+#else
+static inline void ltt_write(unsigned int id, const void *rec,
+			     unsigned int len, const char *str)
+{
+}
+#endif
+
+/* Event ids, LTT_EV_<name>, in registry order. */
+#define LTT_FIELD(...)
+#define LTT_STRING(...)
+#define LTT_EVENT(name, ...)		LTT_EV_##name,
+#define LTT_EVENT_STR(name, ...)	LTT_EV_##name,
 enum ltt_event_id {
 #include <linux/ltt-events.h>
 	LTT_NR_EVENTS
 };
 
 #undef LTT_FIELD
+#undef LTT_STRING
 #undef LTT_EVENT
 #undef LTT_EVENT_STR
-
-/* Record layouts: struct ltt_rec_<name>, packed as stored. */
-#define LTT_FIELD(type, name)			type name;
-#define LTT_EVENT(ID, name, fields)		\
-	struct ltt_rec_##name { fields } __packed;
-#define LTT_EVENT_STR(ID, name, fields, str)	\
-	LTT_EVENT(ID, name, fields)
-#include <linux/ltt-events.h>
-#undef LTT_FIELD
-#undef LTT_EVENT
-#undef LTT_EVENT_STR
-
-#ifdef CONFIG_LTT
-
-void ltt_write(unsigned int id, const void *rec, unsigned int len,
-	       const char *str);
-
-#else
-
-static inline void ltt_write(unsigned int id, const void *rec,
-			     unsigned int len, const char *str)
-{
-}
-
-#endif /* CONFIG_LTT */
 
 /*
- * Emit helpers: ltt_log_<name>(&rec) records one event, with the string
- * as the last argument for events that carry one.
+ * Record layouts, struct ltt_rec_<name>, packed as they are stored, and
+ * the helpers that record them, ltt_log_<name>(&rec[, string]).  Each
+ * field is a packed anonymous struct, ended by the registry's semicolon.
  */
-#define LTT_FIELD(type, name)
-#define LTT_EVENT(ID, name, fields)					\
-static __always_inline void						\
-ltt_log_##name(const struct ltt_rec_##name *rec)			\
-{									\
-	ltt_write(LTT_EV_##ID, rec, sizeof(*rec), NULL);		\
-}
-#define LTT_EVENT_STR(ID, name, fields, str)				\
-static __always_inline void						\
-ltt_log_##name(const struct ltt_rec_##name *rec, const char *str)	\
-{									\
-	ltt_write(LTT_EV_##ID, rec, sizeof(*rec), str);			\
-}
+#define LTT_FIELD(type, name)	struct { type name; } __packed
+#define LTT_STRING(name)	char name[]
+#define LTT_EVENT(name, ...)						\
+	struct ltt_rec_##name { __VA_ARGS__ } __packed;			\
+	static __always_inline void					\
+	ltt_log_##name(const struct ltt_rec_##name *rec)		\
+	{								\
+		ltt_write(LTT_EV_##name, rec, sizeof(*rec), NULL);	\
+	}
+#define LTT_EVENT_STR(name, ...)					\
+	struct ltt_rec_##name { __VA_ARGS__ } __packed;			\
+	static __always_inline void					\
+	ltt_log_##name(const struct ltt_rec_##name *rec, const char *str) \
+	{								\
+		ltt_write(LTT_EV_##name, rec, sizeof(*rec), str);	\
+	}
 #include <linux/ltt-events.h>
 #undef LTT_FIELD
+#undef LTT_STRING
 #undef LTT_EVENT
 #undef LTT_EVENT_STR
 

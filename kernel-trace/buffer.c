@@ -15,6 +15,7 @@
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
@@ -101,6 +102,7 @@ static void lb_complete(struct ltt_buf *buf, unsigned long pkt,
 	sb->unread = events;
 	local_set(&sb->events, 0);
 	local_set(&sb->commit, 0);
+	/* Publish: the records and the header before @ready. */
 	smp_store_release(&sb->ready, pkt);
 	irq_work_queue(&buf->wakeup);
 }
@@ -192,7 +194,8 @@ static __always_inline bool lb_reserve(struct ltt_buf *buf, unsigned int id,
 			((slot->ts - buf->last_ts) >> LTT_HDR_TS_BITS);
 		need = payload + (slot->extended ? LTT_HDR_EXTENDED_SIZE :
 						   LTT_HDR_COMPACT_SIZE);
-		open = close = false;
+		open = false;
+		close = false;
 		if (sb_off && sb_off + need < sbsize) {
 			slot->pos = old;
 			slot->commit = need;
@@ -412,6 +415,7 @@ static struct ltt_packet_header *lb_oldest(struct ltt_buf *buf)
 {
 	unsigned long c = atomic_long_read(&buf->consumed);
 
+	/* Pairs with the release in lb_complete(). */
 	if (smp_load_acquire(&lb_state(buf, c)->ready) != c)
 		return NULL;
 	return lb_ptr(buf, c);
@@ -500,6 +504,7 @@ static __poll_t lb_poll(struct file *file, poll_table *wait)
 	int state;
 
 	poll_wait(file, &buf->wait, wait);
+	/* Pairs with the releases in session.c: a STOPPED buffer is flushed. */
 	state = smp_load_acquire(&buf->session->state);
 	if (buf->overwrite && state == LTT_SESSION_RECORDING)
 		return 0;

@@ -1,57 +1,76 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The LTT event registry as user space sees it: names and field layouts
- * of every event, built from <linux/ltt-events.h>.
+ * The LTT event registry as user space sees it: the name and field
+ * layout of every event, made from <linux/ltt-events.h>.
  */
+#include <linux/bug.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/string.h>
 
 #include "internal.h"
 
-struct ltt_field_desc {
-	const char *name;
-	u8 type;
-	u8 size;
-};
+/* Append an integer field to @info; records are packed. */
+static void ltt_describe_field(struct ltt_event_info *info, const char *name,
+			       bool is_signed, unsigned int size)
+{
+	struct ltt_field_info *f;
 
-struct ltt_event_desc {
-	const char *name;
-	const struct ltt_field_desc *fields;
-	unsigned int n_fields;
-	unsigned int payload_size;
-	const char *string;		/* name of the trailing string, or NULL */
-};
+	if (WARN_ON_ONCE(info->n_fields >= LTT_FIELDS_MAX))
+		return;
+	f = &info->fields[info->n_fields++];
+	strscpy(f->name, name);
+	f->type = is_signed ? LTT_FIELD_SIGNED : LTT_FIELD_UNSIGNED;
+	f->size = size;
+	f->offset = info->payload_size;
+	info->payload_size += size;
+}
 
-/* The fields of each event: ltt_fields_<name>[]. */
+/* Append the trailing string field to @info. */
+static void ltt_describe_string(struct ltt_event_info *info, const char *name)
+{
+	struct ltt_field_info *f;
+
+	if (WARN_ON_ONCE(info->n_fields >= LTT_FIELDS_MAX))
+		return;
+	f = &info->fields[info->n_fields++];
+	strscpy(f->name, name);
+	f->type = LTT_FIELD_STRING;
+	f->offset = info->payload_size;
+}
+
+/* One ltt_describe_<name>() per event. */
 #define LTT_FIELD(type, name)						\
-	{ #name, is_signed_type(type) ? LTT_FIELD_SIGNED :		\
-					LTT_FIELD_UNSIGNED, sizeof(type) },
-#define LTT_EVENT(ID, name, fields)					\
-	static const struct ltt_field_desc ltt_fields_##name[] = { fields }; \
-	static_assert(ARRAY_SIZE(ltt_fields_##name) < LTT_FIELDS_MAX);
-#define LTT_EVENT_STR(ID, name, fields, str)				\
-	LTT_EVENT(ID, name, fields)
+	ltt_describe_field(info, #name, is_signed_type(type), sizeof(type))
+#define LTT_STRING(name)	ltt_describe_string(info, #name)
+#define LTT_EVENT(event, ...)						\
+	static void ltt_describe_##event(struct ltt_event_info *info)	\
+	{								\
+		strscpy(info->name, #event);				\
+		__VA_ARGS__						\
+	}
+#define LTT_EVENT_STR(event, ...)	LTT_EVENT(event, __VA_ARGS__)
 #include <linux/ltt-events.h>
 #undef LTT_FIELD
+#undef LTT_STRING
 #undef LTT_EVENT
 #undef LTT_EVENT_STR
 
-#define LTT_FIELD(type, name)
-#define LTT_EVENT(ID, name, fields)					\
-	[LTT_EV_##ID] = { #name, ltt_fields_##name,			\
-			  ARRAY_SIZE(ltt_fields_##name),		\
-			  sizeof(struct ltt_rec_##name), NULL },
-#define LTT_EVENT_STR(ID, name, fields, str)				\
-	[LTT_EV_##ID] = { #name, ltt_fields_##name,			\
-			  ARRAY_SIZE(ltt_fields_##name),		\
-			  sizeof(struct ltt_rec_##name), #str },
-static const struct ltt_event_desc ltt_events[LTT_NR_EVENTS] = {
+/* And the table of them, indexed by event id. */
+#define LTT_FIELD(...)
+#define LTT_STRING(...)
+#define LTT_EVENT(name, ...)		ltt_describe_##name,
+#define LTT_EVENT_STR(name, ...)	ltt_describe_##name,
+static void (*const ltt_describe[])(struct ltt_event_info *info) = {
 #include <linux/ltt-events.h>
 };
+
 #undef LTT_FIELD
+#undef LTT_STRING
 #undef LTT_EVENT
 #undef LTT_EVENT_STR
+
+static_assert(ARRAY_SIZE(ltt_describe) == LTT_NR_EVENTS);
 
 /**
  * ltt_event_info - describe one event for LTT_CMD_EVENT_INFO
@@ -61,31 +80,12 @@ static const struct ltt_event_desc ltt_events[LTT_NR_EVENTS] = {
  */
 int ltt_event_info(struct ltt_event_info *info)
 {
-	const struct ltt_event_desc *ev;
-	struct ltt_field_info *f;
-	unsigned int i, offset = 0;
+	unsigned int id = info->id;
 
-	if (info->id >= LTT_NR_EVENTS)
+	if (id >= LTT_NR_EVENTS)
 		return -ENOENT;
-	ev = &ltt_events[info->id];
 	memset(info, 0, sizeof(*info));
-	info->id = ev - ltt_events;
-	strscpy(info->name, ev->name);
-	info->payload_size = ev->payload_size;
-	for (i = 0; i < ev->n_fields; i++) {
-		f = &info->fields[i];
-		strscpy(f->name, ev->fields[i].name);
-		f->type = ev->fields[i].type;
-		f->size = ev->fields[i].size;
-		f->offset = offset;
-		offset += f->size;
-	}
-	if (ev->string) {
-		f = &info->fields[i++];
-		strscpy(f->name, ev->string);
-		f->type = LTT_FIELD_STRING;
-		f->offset = offset;
-	}
-	info->n_fields = i;
+	info->id = id;
+	ltt_describe[id](info);
 	return 0;
 }

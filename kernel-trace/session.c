@@ -10,9 +10,11 @@
 #include <linux/cpu.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/log2.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 
@@ -113,6 +115,7 @@ static void __ltt_session_stop(struct ltt_session *s)
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (s->bufs[cpu])
 			ltt_buf_stop(s->bufs[cpu]);
+	/* The packets are closed before lb_poll() can see STOPPED. */
 	smp_store_release(&s->state, LTT_SESSION_STOPPED);
 }
 
@@ -145,6 +148,7 @@ int ltt_session_start(struct ltt_session *s)
 			return ret;
 		}
 	}
+	/* Pairs with smp_load_acquire() in lb_poll(). */
 	smp_store_release(&s->state, LTT_SESSION_RECORDING);
 	rcu_assign_pointer(ltt_current, s);
 

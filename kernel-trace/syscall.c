@@ -7,7 +7,6 @@
  * any kernel: a short struct is zero-extended, a long one is accepted
  * only when the part this kernel does not know is zero (else E2BIG).
  */
-#include <linux/cleanup.h>
 #include <linux/err.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
@@ -34,9 +33,6 @@ static int ltt_copy_out(void __user *dst, size_t usize, const void *src,
 	return 0;
 }
 
-DEFINE_FREE(ltt_session_put, struct ltt_session *,
-	    if (!IS_ERR_OR_NULL(_T)) ltt_session_put(_T))
-
 static long ltt_cmd_create(void __user *uarg, size_t usize)
 {
 	struct ltt_create a;
@@ -50,7 +46,7 @@ static long ltt_cmd_create(void __user *uarg, size_t usize)
 
 static long ltt_cmd_session(unsigned int cmd, void __user *uarg, size_t usize)
 {
-	struct ltt_session *s __free(ltt_session_put) = NULL;
+	struct ltt_session *s;
 	struct ltt_session_cmd c;
 	int ret;
 
@@ -63,13 +59,16 @@ static long ltt_cmd_session(unsigned int cmd, void __user *uarg, size_t usize)
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	if (cmd == LTT_CMD_START)
-		return ltt_session_start(s);
-	return ltt_session_stop(s, cmd == LTT_CMD_SNAPSHOT);
+		ret = ltt_session_start(s);
+	else
+		ret = ltt_session_stop(s, cmd == LTT_CMD_SNAPSHOT);
+	ltt_session_put(s);
+	return ret;
 }
 
 static long ltt_cmd_set_events(void __user *uarg, size_t usize)
 {
-	struct ltt_session *s __free(ltt_session_put) = NULL;
+	struct ltt_session *s;
 	struct ltt_events e;
 	int ret;
 
@@ -79,12 +78,14 @@ static long ltt_cmd_set_events(void __user *uarg, size_t usize)
 	s = ltt_session_get(e.session_fd);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
-	return ltt_session_set_events(s, u64_to_user_ptr(e.mask), e.nbits);
+	ret = ltt_session_set_events(s, u64_to_user_ptr(e.mask), e.nbits);
+	ltt_session_put(s);
+	return ret;
 }
 
 static long ltt_cmd_set_pids(void __user *uarg, size_t usize)
 {
-	struct ltt_session *s __free(ltt_session_put) = NULL;
+	struct ltt_session *s;
 	struct ltt_pids p;
 	int ret;
 
@@ -96,12 +97,14 @@ static long ltt_cmd_set_pids(void __user *uarg, size_t usize)
 	s = ltt_session_get(p.session_fd);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
-	return ltt_session_set_pids(s, u64_to_user_ptr(p.pids), p.count);
+	ret = ltt_session_set_pids(s, u64_to_user_ptr(p.pids), p.count);
+	ltt_session_put(s);
+	return ret;
 }
 
 static long ltt_cmd_status(void __user *uarg, size_t usize)
 {
-	struct ltt_session *s __free(ltt_session_put) = NULL;
+	struct ltt_session *s;
 	struct ltt_status st;
 	int ret;
 
@@ -112,6 +115,7 @@ static long ltt_cmd_status(void __user *uarg, size_t usize)
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	ret = ltt_session_status(s, &st, u64_to_user_ptr(st.cpus));
+	ltt_session_put(s);
 	if (ret)
 		return ret;
 	return ltt_copy_out(uarg, usize, &st, sizeof(st));
@@ -119,7 +123,7 @@ static long ltt_cmd_status(void __user *uarg, size_t usize)
 
 static long ltt_cmd_buffer_fd(void __user *uarg, size_t usize)
 {
-	struct ltt_session *s __free(ltt_session_put) = NULL;
+	struct ltt_session *s;
 	struct ltt_buffer_req r;
 	int ret;
 
@@ -129,7 +133,9 @@ static long ltt_cmd_buffer_fd(void __user *uarg, size_t usize)
 	s = ltt_session_get(r.session_fd);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
-	return ltt_session_buffer_fd(s, r.cpu);
+	ret = ltt_session_buffer_fd(s, r.cpu);
+	ltt_session_put(s);
+	return ret;
 }
 
 static long ltt_cmd_event_info(void __user *uarg, size_t usize)

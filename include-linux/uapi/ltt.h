@@ -68,6 +68,7 @@ struct ltt_create {
 	__u32 flush_ms;
 	__u32 __reserved;
 };
+
 #define LTT_CREATE_SIZE_VER0	24
 
 #define LTT_SUBBUF_MIN		4096U
@@ -93,6 +94,7 @@ struct ltt_session_cmd {
 	__s32 session_fd;
 	__u32 flags;
 };
+
 #define LTT_SESSION_CMD_SIZE_VER0	8
 
 /**
@@ -108,6 +110,7 @@ struct ltt_events {
 	__u32 nbits;
 	__aligned_u64 mask;
 };
+
 #define LTT_EVENTS_SIZE_VER0	16
 #define LTT_EVENTS_MAX		4096U
 
@@ -128,6 +131,7 @@ struct ltt_pids {
 	__u32 flags;
 	__u32 __reserved;
 };
+
 #define LTT_PIDS_SIZE_VER0	24
 #define LTT_PIDS_MAX		64U
 
@@ -181,6 +185,7 @@ struct ltt_status {
 	__u64 mono_ns;
 	__u64 real_ns;
 };
+
 #define LTT_STATUS_SIZE_VER0	48
 
 /**
@@ -198,6 +203,7 @@ struct ltt_buffer_req {
 	__s32 session_fd;
 	__u32 cpu;
 };
+
 #define LTT_BUFFER_REQ_SIZE_VER0	8
 
 /* struct ltt_field_info.type */
@@ -243,6 +249,7 @@ struct ltt_event_info {
 	__u32 __reserved;
 	struct ltt_field_info fields[LTT_FIELDS_MAX];
 };
+
 #define LTT_EVENT_INFO_SIZE_VER0	(48 + 36 * LTT_FIELDS_MAX)
 
 /*
