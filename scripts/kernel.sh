@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the traced kernel, incrementally:
+#   build/kobj-$LTT_FLAVOUR/arch/x86/boot/bzImage
+#
+# 1. Extract the pristine 6.12 source when missing (or use KSRC).
+# 2. When series or patches/ changed: apply the series with no fuzz to a
+#    hard-linked staged copy of the pristine tree, then copy into
+#    build/ktree-$LTT_FLAVOUR only the files whose content differs, so that
+#    unchanged files keep their mtimes and make rebuilds only what changed.
+# 3. When a config fragment or the series changed: tinyconfig, then
+#    scripts/config/ltt.config, scripts/config/$LTT_FLAVOUR.config and
+#    selftests/config merged on top.
+# 4. make bzImage out of tree, through ccache.
+
+source "$(dirname "$0")/lib.sh"
+
+STAGE=$LTT_BUILD/stage-$LTT_FLAVOUR
+
+ensure_pristine() {
+	if [[ -n ${KSRC:-} ]]; then
+		[[ -f $KSRC/Makefile && -d $KSRC/kernel ]] ||
+			die "KSRC=$KSRC is not a Linux source tree"
+		return
+	fi
+	[[ -d $PRISTINE ]] && return
+	[[ -f $LTT_TARBALL ]] ||
+		die "$LTT_TARBALL is missing: run scripts/deps.sh (linux-source-6.12)"
+	log "extracting $LTT_TARBALL to $PRISTINE"
+	rm -rf "$PRISTINE.tmp"
+	mkdir -p "$PRISTINE.tmp"
+	tar -xf "$LTT_TARBALL" -C "$PRISTINE.tmp" --strip-components=1
+	mv "$PRISTINE.tmp" "$PRISTINE"
+}
+
+# A fresh ktree (and kobj) whenever the pristine source is not the one the
+# tree was made from: mtimes from another source would fool make.
+ensure_ktree() {
+	local source
+	source=$(realpath "$PRISTINE")
+	if [[ -d $KTREE && $(cat "$STAMPS/source" 2>/dev/null) == "$source" ]]; then
+		return
+	fi
+	log "copying $source to $KTREE"
+	rm -rf "$KTREE" "$KTREE.tmp" "$KOBJ" "$STAMPS"
+	mkdir -p "$STAMPS"
+	rsync -a --exclude=/.git "$source/" "$KTREE.tmp/"
+	mv "$KTREE.tmp" "$KTREE"
+	: >"$STAMPS/tree.files"
+	echo "$source" >"$STAMPS/source"
+}
+
+# $STAGE = pristine tree + the series.  Hard links make the copy cheap;
+# patch(1) and quilt replace files rather than write through the links.
+stage_series() {
+	rm -rf "$STAGE"
+	cp -al "$PRISTINE" "$STAGE" 2>/dev/null || {
+		rm -rf "$STAGE"
+		rsync -a --exclude=/.git "$PRISTINE/" "$STAGE/"
+	}
+	[[ -n $(series_patches) ]] || return 0
+	ln -s "$LTT_ROOT/patches" "$STAGE/patches"
+	cp "$LTT_ROOT/series" "$STAGE/series"
+	(cd "$STAGE" && quilt --quiltrc - push -a -q --fuzz=0) ||
+		die "the series does not apply to $PRISTINE with no fuzz: fix the patch named above (make patches)"
+}
+
+# Files the staged series touches, one a line.
+staged_files() {
+	[[ -n $(series_patches) ]] || return 0
+	(cd "$STAGE" && quilt --quiltrc - files -a) | sort -u
+}
+
+# Make $KTREE/$1 equal to $STAGE/$1; new content gets a new mtime.
+sync_file() {
+	local src=$STAGE/$1 dst=$KTREE/$1
+
+	if [[ -f $src ]]; then
+		cmp -s "$src" "$dst" && return 0
+		mkdir -p "$(dirname "$dst")"
+		rm -f "$dst"
+		cp --preserve=mode "$src" "$dst"
+		echo "  updated $1"
+	elif [[ -e $dst ]]; then
+		rm -f "$dst"
+		echo "  removed $1"
+	fi
+}
+
+update_ktree() {
+	local hash files=$STAMPS/tree.files
+
+	hash=$(series_hash)
+	[[ $(cat "$STAMPS/tree.hash" 2>/dev/null) == "$hash" ]] && return 0
+	log "applying the series ($(series_patches | wc -l) patches)"
+	stage_series
+	staged_files >"$files.new"
+	# Old and new files both: the series may have stopped touching some.
+	sort -u "$files" "$files.new" >"$files.all"
+	mv "$files.all" "$files"
+	while read -r f; do
+		sync_file "$f"
+	done <"$files"
+	mv "$files.new" "$files"
+	echo "$hash" >"$STAMPS/tree.hash"
+	rm -rf "$STAGE"
+}
+
+# Config fragments of this flavour, in merge order.
+fragments() {
+	echo "$LTT_ROOT/scripts/config/ltt.config"
+	if [[ $LTT_FLAVOUR != default ]]; then
+		[[ -f $LTT_ROOT/scripts/config/$LTT_FLAVOUR.config ]] ||
+			die "unknown flavour $LTT_FLAVOUR: no scripts/config/$LTT_FLAVOUR.config"
+		echo "$LTT_ROOT/scripts/config/$LTT_FLAVOUR.config"
+	fi
+	if [[ -f $LTT_ROOT/selftests/config ]]; then
+		echo "$LTT_ROOT/selftests/config"
+	fi
+}
+
+# Is CONFIG_$1 defined by some Kconfig file of the tree?
+kconfig_defines() {
+	grep -rqE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+$1\$" \
+		"$KTREE"
+}
+
+# Every option of the fragments must have its value in .config, unless the
+# tree does not define it (yet): CONFIG_LTT before the series adds it.
+check_config() {
+	local line sym want have bad=0
+
+	while read -r line; do
+		if [[ $line =~ ^CONFIG_([A-Za-z0-9_]+)=(.*)$ ]]; then
+			sym=${BASH_REMATCH[1]} want=${BASH_REMATCH[2]}
+		elif [[ $line =~ ^#\ CONFIG_([A-Za-z0-9_]+)\ is\ not\ set ]]; then
+			sym=${BASH_REMATCH[1]} want=n
+		else
+			continue
+		fi
+		have=$(sed -n "s/^CONFIG_$sym=//p" "$KOBJ/.config")
+		[[ ${have:-n} == "$want" ]] && continue
+		if kconfig_defines "$sym"; then
+			log "CONFIG_$sym=${have:-n}, wanted $want: a dependency is missing"
+			bad=1
+		else
+			log "warning: CONFIG_$sym is not defined by this tree (yet)"
+		fi
+	done < <(cat "${FRAGMENTS[@]}")
+	((bad == 0)) ||
+		die "config fragments not satisfied: add the dependencies to scripts/config/*.config (see make O=$KOBJ menuconfig, search with /)"
+}
+
+configure() {
+	local hash
+
+	hash=$( { cat "${FRAGMENTS[@]}" "$STAMPS/tree.hash"; gcc --version; } | sha256sum)
+	if [[ -f $KOBJ/.config && $(cat "$STAMPS/config.hash" 2>/dev/null) == "$hash" ]]; then
+		return 0
+	fi
+	log "configuring $KOBJ: tinyconfig + ${FRAGMENTS[*]#$LTT_ROOT/}"
+	mkdir -p "$KOBJ"
+	kmake -s tinyconfig
+	(cd "$KTREE" && scripts/kconfig/merge_config.sh -m -O "$KOBJ" \
+		"$KOBJ/.config" "${FRAGMENTS[@]}") >"$STAMPS/merge_config.log"
+	kmake -s olddefconfig
+	check_config
+	echo "$hash" >"$STAMPS/config.hash"
+}
+
+main() {
+	local start=$SECONDS frags
+
+	frags=$(fragments)
+	mapfile -t FRAGMENTS <<<"$frags"
+	lock_flavour
+	ensure_pristine
+	ensure_ktree
+	update_ktree
+	configure
+	log "building $KOBJ (-j$LTT_JOBS)"
+	kmake bzImage
+	log "built $KOBJ/arch/x86/boot/bzImage in $(elapsed $start)"
+}
+
+main "$@"
