@@ -22,7 +22,7 @@ FIXTURE(abi) {
 
 FIXTURE_SETUP(abi)
 {
-	LTT_SESSION_SETUP(&self->s, NULL, false);
+	ltt_setup(_metadata, &self->s, NULL, false);
 }
 
 FIXTURE_TEARDOWN(abi)
@@ -428,6 +428,48 @@ TEST_F(abi, create_limits_are_accepted)
 	}
 }
 
+/* MemTotal from /proc/meminfo, in bytes, or 0. */
+static unsigned long long mem_total(void)
+{
+	unsigned long long kb = 0;
+	char line[128];
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+/* A buffer allowed by the limits but larger than memory is ENOMEM. */
+TEST_F(abi, create_buffer_larger_than_memory_fails_enomem)
+{
+	struct ltt_create c = {
+		.subbuf_size = LTT_SUBBUF_MAX,
+		.n_subbufs = LTT_BUFFER_MAX / LTT_SUBBUF_MAX,
+	};
+	unsigned long long mem = mem_total();
+	int fd;
+
+	/*
+	 * Only where one CPU's buffer exceeds all memory: an allocation
+	 * that merely finds memory short would wake the OOM killer.
+	 */
+	if (!mem || mem >= LTT_BUFFER_MAX)
+		SKIP(return, "%llu MiB of memory: a %llu MiB buffer might be had",
+		     mem >> 20, LTT_BUFFER_MAX >> 20);
+	errno = 0;
+	fd = create(&c);
+	EXPECT_EQ(-1, fd) TH_LOG("%llu MiB per CPU with %llu MiB of memory",
+				 LTT_BUFFER_MAX >> 20, mem >> 20);
+	EXPECT_EQ(ENOMEM, errno);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* SET_EVENTS with more than LTT_EVENTS_MAX bits is EINVAL. */
 TEST_F(abi, set_events_nbits_over_max_fails_einval)
 {
@@ -783,8 +825,10 @@ static int create_as_nobody(__u64 keep)
 		    setresgid(NOBODY, NOBODY, NOBODY) ||
 		    setresuid(NOBODY, NOBODY, NOBODY))
 			_exit(CHILD_NO_SETUID);
-		data[0].effective = data[0].permitted = keep;
-		data[1].effective = data[1].permitted = keep >> 32;
+		data[0].effective = keep;
+		data[0].permitted = keep;
+		data[1].effective = keep >> 32;
+		data[1].permitted = keep >> 32;
 		if (syscall(SYS_capset, &hdr, data))
 			_exit(CHILD_NO_SETUID);
 		if (ltt(LTT_CMD_CREATE, &ltt_create_default,

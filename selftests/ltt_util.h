@@ -8,9 +8,7 @@
  * never goes back) and puts the first violation in ltt_err as
  * "cpu C packet seq S offset O: what", for the test to fail with.
  *
- * Include it after kselftest_harness.h: LTT_SESSION_SETUP() uses SKIP()
- * and ASSERT_EQ().  Every function is static inline, so a test is one .c
- * file.
+ * Every function is static inline, so a test is one .c file.
  */
 #ifndef __LTT_UTIL_H
 #define __LTT_UTIL_H
@@ -34,6 +32,8 @@
 
 #include <linux/ltt.h>
 
+#include "kselftest_harness.h"
+
 #ifndef __NR_ltt
 #define __NR_ltt 463
 #endif
@@ -41,11 +41,10 @@
 /* The last failure of a helper below, for TH_LOG("%s", ltt_err). */
 static char ltt_err[512];
 
-/* ltt_session_open() and LTT_SESSION_SETUP(): this kernel has no ltt(). */
+/* ltt_session_open(): this kernel has no ltt(). */
 #define LTT_UNAVAILABLE	1
 
-static inline int __attribute__((format(printf, 1, 2)))
-ltt_fail(const char *fmt, ...)
+static inline __printf(1, 2) int ltt_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -277,23 +276,29 @@ static inline bool ltt_event_has_string(const struct ltt_event_info *ei)
 	       ei->fields[ei->n_fields - 1].type == LTT_FIELD_STRING;
 }
 
-/* Why ltt() failed with @err when there may be no ltt() at all, or NULL. */
-static inline const char *ltt_unavailable(int err)
+/*
+ * Did ltt() fail with @err because this kernel has none?  If so, ltt_err
+ * says so.
+ */
+static inline bool ltt_unavailable(int err)
 {
-	static char why[256];
 	struct utsname u;
 
-	if (err == ENOSYS)
-		return "ltt() returns ENOSYS: this kernel is not built with CONFIG_LTT=y";
+	/* Answered as a call number no architecture has is answered. */
+	errno = 0;
+	syscall(100000L);
+	if (err == errno) {
+		ltt_fail("no ltt() system call: this kernel lacks CONFIG_LTT=y");
+		return true;
+	}
 	/* LTT is a 6.12 series; later kernels gave 463 to setxattrat. */
 	if (!uname(&u) && strncmp(u.release, "6.12.", 5) &&
 	    strcmp(u.release, "6.12")) {
-		snprintf(why, sizeof(why),
-			 "syscall %d is not ltt() on Linux %s (%s): LTT needs a patched 6.12",
+		ltt_fail("syscall %d is not ltt() on Linux %s (%s): LTT needs a patched 6.12",
 			 __NR_ltt, u.release, strerror(err));
-		return why;
+		return true;
 	}
-	return NULL;
+	return false;
 }
 
 static inline void ltt_registry_free(struct ltt_registry *reg)
@@ -322,12 +327,9 @@ static inline int ltt_registry_load(struct ltt_registry *reg)
 		ei->id = id;
 		if (ltt(LTT_CMD_EVENT_INFO, ei, sizeof(*ei))) {
 			int err = errno;
-			const char *why = id ? NULL : ltt_unavailable(err);
 
-			if (why) {
-				ltt_fail("%s", why);
+			if (!id && ltt_unavailable(err))
 				return LTT_UNAVAILABLE;
-			}
 			if (err == ENOENT && id)
 				break;
 			return ltt_fail("LTT_CMD_EVENT_INFO id %u: %s",
@@ -498,11 +500,10 @@ static inline int ltt_open_readers(struct ltt_session *s)
 		if (bi.cpu != r->cpu || bi.subbuf_size != s->subbuf_size ||
 		    bi.n_subbufs != s->n_subbufs ||
 		    bi.mmap_size != (__u64)s->subbuf_size * s->n_subbufs)
-			return ltt_fail("LTT_BUF_INFO cpu %u: cpu %u, %u x %u bytes, mmap_size %llu; the session has %u x %u",
+			return ltt_fail("cpu %u: LTT_BUF_INFO: cpu %u, %u x %u, mmap_size %llu",
 					r->cpu, bi.cpu, bi.n_subbufs,
 					bi.subbuf_size,
-					(unsigned long long)bi.mmap_size,
-					s->n_subbufs, s->subbuf_size);
+					(unsigned long long)bi.mmap_size);
 		map = mmap(NULL, bi.mmap_size, PROT_READ, MAP_SHARED, r->fd, 0);
 		if (map == MAP_FAILED)
 			return ltt_fail("mmap of cpu %u's buffer: %s",
@@ -511,6 +512,28 @@ static inline int ltt_open_readers(struct ltt_session *s)
 		r->map_size = bi.mmap_size;
 	}
 	return 0;
+}
+
+/*
+ * Pin the caller to the first CPU it may run on that has a buffer.
+ * Returns that CPU, or -1.
+ */
+static inline int ltt_pin_to_buffer_cpu(const struct ltt_session *s)
+{
+	cpu_set_t allowed;
+	unsigned int i;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return ltt_fail("sched_getaffinity: %s", strerror(errno));
+	for (i = 0; i < s->n_cpus; i++) {
+		if (!CPU_ISSET(s->rd[i].cpu, &allowed))
+			continue;
+		if (ltt_pin_to_cpu(s->rd[i].cpu))
+			return ltt_fail("pin to cpu %u: %s", s->rd[i].cpu,
+					strerror(errno));
+		return s->rd[i].cpu;
+	}
+	return ltt_fail("no CPU with a buffer to run on");
 }
 
 /* An event mask with the events named in the NULL-terminated @names. */
@@ -627,61 +650,69 @@ static inline int ltt_check_packet_header(const struct ltt_session *s,
 		return LTT_BAD_PACKET(r, sb, 0, "magic %#x, expected %#x",
 				      h->magic, LTT_PACKET_MAGIC);
 	if (h->stream_id || h->__reserved)
-		return LTT_BAD_PACKET(r, sb, 4, "stream_id %u, __reserved %u: both must be 0",
+		return LTT_BAD_PACKET(r, sb, 4,
+				      "stream_id %u, __reserved %u: both must be 0",
 				      h->stream_id, h->__reserved);
 	if (h->cpu_id != r->cpu)
 		return LTT_BAD_PACKET(r, sb, 0, "cpu_id %u in cpu %u's buffer",
 				      h->cpu_id, r->cpu);
 	if (h->packet_seq_num != sb->seq)
-		return LTT_BAD_PACKET(r, sb, 0, "packet_seq_num %llu, GET_SUBBUF said %llu",
+		return LTT_BAD_PACKET(r, sb, 0,
+				      "packet_seq_num %llu, GET_SUBBUF said %llu",
 				      (unsigned long long)h->packet_seq_num,
 				      (unsigned long long)sb->seq);
 	if (h->content_size % 8 || content < sizeof(*h) ||
 	    content > s->subbuf_size)
-		return LTT_BAD_PACKET(r, sb, 0, "content_size %llu bits: not whole bytes from the header (%zu) to the sub-buffer size (%u)",
+		return LTT_BAD_PACKET(r, sb, 0,
+				      "content_size %llu bits: not whole bytes from the header (%zu) to the sub-buffer size (%u)",
 				      (unsigned long long)h->content_size,
 				      sizeof(*h), s->subbuf_size);
 	if (h->packet_size != ((content + 7) & ~7ULL) * 8 ||
 	    h->packet_size / 8 != sb->size)
-		return LTT_BAD_PACKET(r, sb, 0, "packet_size %llu bits: expected content_size %llu rounded up to 8 bytes, which GET_SUBBUF's size %llu bytes must match",
+		return LTT_BAD_PACKET(r, sb, 0,
+				      "packet_size %llu bits: expected content_size %llu rounded up to 8 bytes, which GET_SUBBUF's size %llu bytes must match",
 				      (unsigned long long)h->packet_size,
 				      (unsigned long long)h->content_size,
 				      (unsigned long long)sb->size);
 	if (h->timestamp_end < h->timestamp_begin)
-		return LTT_BAD_PACKET(r, sb, 0, "timestamp_end %llu before timestamp_begin %llu",
+		return LTT_BAD_PACKET(r, sb, 0,
+				      "timestamp_end %llu before timestamp_begin %llu",
 				      (unsigned long long)h->timestamp_end,
 				      (unsigned long long)h->timestamp_begin);
 	if (!r->packets)
 		return 0;
 	if (h->packet_seq_num <= r->last_seq)
-		return LTT_BAD_PACKET(r, sb, 0, "packet_seq_num %llu after %llu: not increasing",
+		return LTT_BAD_PACKET(r, sb, 0,
+				      "packet_seq_num %llu after %llu: not increasing",
 				      (unsigned long long)h->packet_seq_num,
 				      (unsigned long long)r->last_seq);
 	if (h->events_discarded < r->discarded)
-		return LTT_BAD_PACKET(r, sb, 0, "events_discarded %llu, the previous packet said %llu: it counts since the buffer was made",
+		return LTT_BAD_PACKET(r, sb, 0,
+				      "events_discarded %llu, the previous packet said %llu: it counts since the buffer was made",
 				      (unsigned long long)h->events_discarded,
 				      (unsigned long long)r->discarded);
 	if (h->timestamp_begin < r->last_ts)
-		return LTT_BAD_PACKET(r, sb, 0, "timestamp_begin %llu before the previous record %llu",
+		return LTT_BAD_PACKET(r, sb, 0,
+				      "timestamp_begin %llu before the previous record %llu",
 				      (unsigned long long)h->timestamp_begin,
 				      (unsigned long long)r->last_ts);
 	return 0;
 }
 
-static inline int ltt_trace_add(struct ltt_trace *t, struct ltt_event **ev)
+/* Room for one more record at the end of @t, zeroed; NULL: no memory. */
+static inline struct ltt_event *ltt_trace_add(struct ltt_trace *t)
 {
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 1024;
 		struct ltt_event *p = realloc(t->ev, cap * sizeof(*p));
 
 		if (!p)
-			return ltt_fail("out of memory for %zu records", cap);
+			return NULL;
 		t->ev = p;
 		t->cap = cap;
 	}
-	*ev = &t->ev[t->n++];
-	memset(*ev, 0, sizeof(**ev));
-	return 0;
+	memset(&t->ev[t->n], 0, sizeof(t->ev[t->n]));
+	return &t->ev[t->n++];
 }
 
 /*
@@ -702,7 +733,8 @@ static inline int ltt_decode_packet(struct ltt_session *s,
 
 	if (sb->offset % s->subbuf_size ||
 	    sb->offset + s->subbuf_size > r->map_size || sb->size < sizeof(h))
-		return LTT_BAD_PACKET(r, sb, 0, "GET_SUBBUF gave offset %llu size %llu in a %zu-byte mapping of %u-byte sub-buffers",
+		return LTT_BAD_PACKET(r, sb, 0,
+				      "GET_SUBBUF gave offset %llu size %llu in a %zu-byte mapping of %u-byte sub-buffers",
 				      (unsigned long long)sb->offset,
 				      (unsigned long long)sb->size,
 				      r->map_size, s->subbuf_size);
@@ -722,7 +754,8 @@ static inline int ltt_decode_packet(struct ltt_session *s,
 		unsigned int i;
 
 		if (content - off < LTT_HDR_COMPACT_SIZE)
-			return LTT_BAD_PACKET(r, sb, off, "record header crosses the content end %llu",
+			return LTT_BAD_PACKET(r, sb, off,
+					      "record header crosses the content end %llu",
 					      (unsigned long long)content);
 		memcpy(&w, p + off, sizeof(w));
 		id = w & LTT_HDR_ID_EXTENDED;
@@ -730,14 +763,16 @@ static inline int ltt_decode_packet(struct ltt_session *s,
 			__u16 id16;
 
 			if (content - off < LTT_HDR_EXTENDED_SIZE)
-				return LTT_BAD_PACKET(r, sb, off, "extended header crosses the content end %llu",
+				return LTT_BAD_PACKET(r, sb, off,
+						      "extended header crosses the content end %llu",
 						      (unsigned long long)content);
 			memcpy(&id16, p + off + 4, sizeof(id16));
 			memcpy(&t, p + off + 6, sizeof(t));
 			id = id16;
 			hdr = LTT_HDR_EXTENDED_SIZE;
 			if (t < ts)
-				return LTT_BAD_PACKET(r, sb, off, "timestamp %llu before the previous %llu",
+				return LTT_BAD_PACKET(r, sb, off,
+						      "timestamp %llu before the previous %llu",
 						      (unsigned long long)t,
 						      (unsigned long long)ts);
 		} else {
@@ -747,10 +782,12 @@ static inline int ltt_decode_packet(struct ltt_session *s,
 			hdr = LTT_HDR_COMPACT_SIZE;
 		}
 		if (id >= reg->n_events)
-			return LTT_BAD_PACKET(r, sb, off, "event id %u, the registry has %u",
+			return LTT_BAD_PACKET(r, sb, off,
+					      "event id %u, the registry has %u",
 					      id, reg->n_events);
 		if (t > h.timestamp_end)
-			return LTT_BAD_PACKET(r, sb, off, "%s at %llu, after timestamp_end %llu",
+			return LTT_BAD_PACKET(r, sb, off,
+					      "%s at %llu, after timestamp_end %llu",
 					      reg->ev[id].name,
 					      (unsigned long long)t,
 					      (unsigned long long)h.timestamp_end);
@@ -758,7 +795,8 @@ static inline int ltt_decode_packet(struct ltt_session *s,
 		ei = &reg->ev[id];
 		left = content - off - hdr;
 		if (left < ei->payload_size)
-			return LTT_BAD_PACKET(r, sb, off, "%s payload of %u bytes crosses the content end (%llu left)",
+			return LTT_BAD_PACKET(r, sb, off,
+					      "%s payload of %u bytes crosses the content end (%llu left)",
 					      ei->name, ei->payload_size,
 					      (unsigned long long)left);
 		if (ltt_event_has_string(ei)) {
@@ -771,15 +809,18 @@ static inline int ltt_decode_packet(struct ltt_session *s,
 				room = LTT_STRING_MAX;
 			nul = memchr(str, '\0', room);
 			if (!nul)
-				return LTT_BAD_PACKET(r, sb, off, "%s string not terminated within %llu bytes",
+				return LTT_BAD_PACKET(r, sb, off,
+						      "%s string not terminated within %llu bytes",
 						      ei->name,
 						      (unsigned long long)room);
 			slen = nul - str + 1;
 		}
 
 		if (out) {
-			if (ltt_trace_add(out, &ev))
-				return -1;
+			ev = ltt_trace_add(out);
+			if (!ev)
+				return ltt_fail("out of memory for %zu records",
+						out->n + 1);
 			ev->id = id;
 			ev->cpu = r->cpu;
 			ev->ts = t;
@@ -805,7 +846,8 @@ static inline int ltt_decode_packet(struct ltt_session *s,
 		off += hdr + ei->payload_size + slen;
 	}
 	if (n != h.events)
-		return LTT_BAD_PACKET(r, sb, off, "%llu records, the header says %u",
+		return LTT_BAD_PACKET(r, sb, off,
+				      "%llu records, the header says %u",
 				      (unsigned long long)n, h.events);
 
 	if (!r->packets)
@@ -887,7 +929,7 @@ static inline int ltt_read_stopped(struct ltt_session *s,
 		if (ret == LTT_READ_ERROR)
 			return -1;
 		if (ret == LTT_READ_NONE)
-			return ltt_fail("cpu %u: GET_SUBBUF says EAGAIN after %llu packets although the session is stopped (expected ENODATA)",
+			return ltt_fail("cpu %u: EAGAIN, not ENODATA, after STOP and %llu packets",
 					r->cpu, (unsigned long long)r->packets);
 	}
 	return 0;
@@ -913,7 +955,7 @@ static inline int ltt_check_accounting(struct ltt_session *s)
 					(unsigned long long)c->delivered,
 					(unsigned long long)c->lost);
 		if (r && r->fd >= 0 && c->delivered != r->records)
-			return ltt_fail("cpu %u: delivered %llu, the reader decoded %llu records in %llu packets",
+			return ltt_fail("cpu %u: delivered %llu, but %llu records in %llu packets",
 					c->cpu,
 					(unsigned long long)c->delivered,
 					(unsigned long long)r->records,
@@ -923,17 +965,97 @@ static inline int ltt_check_accounting(struct ltt_session *s)
 }
 
 /*
- * In a FIXTURE_SETUP(): open a session (@c NULL: ltt_create_default),
- * with its readers when @readers; SKIP where ltt() does not exist.
+ * The calls of syscall @nr recorded on @cpu, in order: each syscall_entry
+ * of @nr must be followed, among that CPU's syscall records, by its
+ * syscall_exit, whose ret goes to @rets (up to @max of them; NULL: only
+ * count).  Run pinned to @cpu with a pid filter on the caller, so that
+ * nothing comes in between.  Returns the number of calls, or -1.
  */
-#define LTT_SESSION_SETUP(s, c, readers) do {				\
-	int __ret = ltt_session_open((s), (c));				\
-									\
-	if (__ret == LTT_UNAVAILABLE)					\
-		SKIP(return, "%s", ltt_err);				\
-	ASSERT_EQ(0, __ret) TH_LOG("%s", ltt_err);			\
-	if (readers)							\
-		ASSERT_EQ(0, ltt_open_readers(s)) TH_LOG("%s", ltt_err); \
-} while (0)
+static inline long ltt_syscall_returns(const struct ltt_registry *reg,
+				       const struct ltt_trace *t,
+				       unsigned int cpu, long nr,
+				       __s64 *rets, size_t max)
+{
+	int id_entry = ltt_event_id(reg, "syscall_entry");
+	int id_exit = ltt_event_id(reg, "syscall_exit");
+	const struct ltt_event *call = NULL;
+	long n = 0;
+	size_t i;
+
+	if (id_entry < 0 || id_exit < 0)
+		return ltt_fail("no syscall_entry or syscall_exit event");
+	for (i = 0; i < t->n; i++) {
+		const struct ltt_event *ev = &t->ev[i];
+
+		if (ev->cpu != cpu ||
+		    (ev->id != (__u32)id_entry && ev->id != (__u32)id_exit))
+			continue;
+		if (call) {
+			if (ev->id != (__u32)id_exit)
+				return ltt_fail("cpu %u seq %llu offset %u: syscall %ld, no exit",
+						cpu, (unsigned long long)call->seq,
+						call->offset, nr);
+			if (rets && (size_t)n < max)
+				rets[n] = ltt_ev_field(reg, ev, "ret");
+			n++;
+			call = NULL;
+		} else if (ev->id == (__u32)id_entry &&
+			   ltt_ev_field(reg, ev, "id") == nr) {
+			call = ev;
+		}
+	}
+	if (call)
+		return ltt_fail("cpu %u seq %llu offset %u: syscall %ld, no exit",
+				cpu, (unsigned long long)call->seq,
+				call->offset, nr);
+	return n;
+}
+
+/* Records of the event @name in @t, on @cpu (-1: any CPU). */
+static inline size_t ltt_count(const struct ltt_registry *reg,
+			       const struct ltt_trace *t, const char *name,
+			       int cpu)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (ltt_ev_is(reg, &t->ev[i], name) &&
+		    (cpu < 0 || t->ev[i].cpu == (__u32)cpu))
+			n++;
+	return n;
+}
+
+/* START, or fail the test. */
+static inline void ltt_start_or_fail(struct __test_metadata *_metadata,
+				     int session_fd)
+{
+	ASSERT_EQ(0, ltt_start(session_fd)) TH_LOG("START: %s", strerror(errno));
+}
+
+/* STOP, or fail the test. */
+static inline void ltt_stop_or_fail(struct __test_metadata *_metadata,
+				    int session_fd)
+{
+	ASSERT_EQ(0, ltt_stop(session_fd)) TH_LOG("STOP: %s", strerror(errno));
+}
+
+/*
+ * For FIXTURE_SETUP(): open a session (@c NULL: ltt_create_default), and
+ * its readers if @readers.  Returns false when the test cannot go on: it
+ * is skipped where ltt() does not exist, failed on any other error.
+ */
+static inline bool ltt_setup(struct __test_metadata *_metadata,
+			     struct ltt_session *s,
+			     const struct ltt_create *c, bool readers)
+{
+	int ret = ltt_session_open(s, c);
+
+	if (ret == LTT_UNAVAILABLE)
+		SKIP(return false, "%s", ltt_err);
+	ASSERT_EQ(0, ret) TH_LOG("%s", ltt_err);
+	if (readers)
+		ASSERT_EQ(0, ltt_open_readers(s)) TH_LOG("%s", ltt_err);
+	return true;
+}
 
 #endif /* __LTT_UTIL_H */

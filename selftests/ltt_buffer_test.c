@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The buffers under pressure: exact accounting when the reader stalls, a
+ * flight recorder that keeps the newest packets, and a hundred start/stop
+ * rounds with every CPU busy.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+
+#include "kselftest_harness.h"
+#include "ltt_util.h"
+
+/* The smallest buffers: two 4 KiB sub-buffers per CPU. */
+static const struct ltt_create discard_tiny = {
+	.subbuf_size = LTT_SUBBUF_MIN,
+	.n_subbufs = 2,
+	.mode = LTT_MODE_DISCARD,
+};
+
+static const struct ltt_create overwrite_tiny = {
+	.subbuf_size = LTT_SUBBUF_MIN,
+	.n_subbufs = 2,
+	.mode = LTT_MODE_OVERWRITE,
+};
+
+static const struct ltt_create stress_buffers = {
+	.subbuf_size = 16384,
+	.n_subbufs = 4,
+	.mode = LTT_MODE_DISCARD,
+};
+
+#define START()		ltt_start_or_fail(_metadata, self->s.fd)
+#define STOP()		ltt_stop_or_fail(_metadata, self->s.fd)
+
+/* Every packet a reader took is the next one: none is skipped. */
+#define EXPECT_CONSECUTIVE_PACKETS(reader) do {				\
+	const struct ltt_reader *__r = (reader);			\
+									\
+	EXPECT_EQ(__r->packets, __r->last_seq - __r->first_seq + 1)	\
+		TH_LOG("cpu %u: %llu packets, seq %llu to %llu",	\
+		       __r->cpu, (unsigned long long)__r->packets,	\
+		       (unsigned long long)__r->first_seq,		\
+		       (unsigned long long)__r->last_seq);		\
+} while (0)
+
+FIXTURE(discard) {
+	struct ltt_session s;
+};
+
+FIXTURE_SETUP(discard)
+{
+	ltt_setup(_metadata, &self->s, &discard_tiny, true);
+}
+
+FIXTURE_TEARDOWN(discard)
+{
+	ltt_session_close(&self->s);
+}
+
+/* A stalled reader: every CPU's lost events are counted, exactly. */
+TEST_F(discard, full_buffer_accounts_every_lost_event)
+{
+	pid_t me = getpid();
+	unsigned int i;
+	long k;
+
+	ASSERT_EQ(0, ltt_set_pids(self->s.fd, &me, 1));
+	START();
+	/* Nobody reads: 3000 calls are 6000 records, far over 8 KiB. */
+	for (i = 0; i < self->s.n_cpus; i++) {
+		ASSERT_EQ(0, ltt_pin_to_cpu(self->s.rd[i].cpu))
+			TH_LOG("cpu %u: %s", self->s.rd[i].cpu,
+			       strerror(errno));
+		for (k = 0; k < 3000; k++)
+			syscall(__NR_getppid);
+	}
+	STOP();
+	ASSERT_EQ(0, ltt_read_stopped(&self->s, NULL)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_check_accounting(&self->s)) TH_LOG("%s", ltt_err);
+
+	for (i = 0; i < self->s.n_cpus; i++) {
+		const struct ltt_cpu_status *c = &self->s.st[i];
+		const struct ltt_reader *r = ltt_reader_of(&self->s, c->cpu);
+
+		EXPECT_LT(0ULL, c->lost)
+			TH_LOG("cpu %u lost nothing: the buffer never filled",
+			       c->cpu);
+		EXPECT_LT(0ULL, r->packets) TH_LOG("cpu %u", c->cpu);
+		EXPECT_EQ(c->lost, r->discarded)
+			TH_LOG("cpu %u: events_discarded of the last packet (%llu)",
+			       c->cpu, (unsigned long long)r->last_seq);
+		EXPECT_CONSECUTIVE_PACKETS(r);
+	}
+}
+
+FIXTURE(overwrite) {
+	struct ltt_session s;
+	unsigned int cpu;	/* the test runs pinned there */
+	int marker_fd;
+};
+
+FIXTURE_SETUP(overwrite)
+{
+	int cpu;
+
+	self->marker_fd = -1;
+	if (!ltt_setup(_metadata, &self->s, &overwrite_tiny, true))
+		return;
+	cpu = ltt_pin_to_buffer_cpu(&self->s);
+	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
+	self->cpu = cpu;
+
+	/* lseek() on it returns any offset: markers with a number. */
+	self->marker_fd = memfd_create("ltt_buffer_test", 0);
+	if (self->marker_fd < 0)
+		self->marker_fd = open("/tmp", O_TMPFILE | O_RDWR, 0600);
+	ASSERT_LE(0, self->marker_fd) TH_LOG("no memfd, no /tmp: %s",
+					     strerror(errno));
+}
+
+FIXTURE_TEARDOWN(overwrite)
+{
+	if (self->marker_fd >= 0)
+		close(self->marker_fd);
+	ltt_session_close(&self->s);
+}
+
+/* Markers @from to @to - 1: a getppid(), then an lseek() that returns it. */
+static void make_markers(int fd, long from, long to)
+{
+	for (; from < to; from++) {
+		syscall(__NR_getppid);
+		syscall(__NR_lseek, fd, from, SEEK_SET);
+	}
+}
+
+/*
+ * The markers that reached the reader, in order, into @m (room for @max).
+ * Returns how many, or -1.
+ */
+static long read_markers(struct ltt_session *s, unsigned int cpu,
+			 __s64 *m, size_t max)
+{
+	struct ltt_trace t = { 0 };
+	long n;
+
+	if (ltt_read_stopped(s, &t))
+		return -1;
+	n = ltt_syscall_returns(&s->reg, &t, cpu, __NR_lseek, m, max);
+	ltt_trace_free(&t);
+	return n;
+}
+
+/* Markers that do not follow each other, the first of them in *@at. */
+static long gaps(const __s64 *m, long n, long *at)
+{
+	long i, bad = 0;
+
+	for (i = 1; i < n; i++)
+		if (m[i] != m[i - 1] + 1 && !bad++)
+			*at = i;
+	return bad;
+}
+
+/* A snapshot holds the newest events: the last markers, none of the first. */
+TEST_F(overwrite, snapshot_keeps_the_newest_events)
+{
+	enum { M = 2000 };
+	const char *const syscalls[] = { "syscall_entry", "syscall_exit", NULL };
+	struct ltt_reader *r = ltt_reader_of(&self->s, self->cpu);
+	struct ltt_status st;
+	static __s64 m[M];
+	pid_t me = getpid();
+	long n, at = 0;
+
+	ASSERT_EQ(0, ltt_set_pids(self->s.fd, &me, 1));
+	ASSERT_EQ(0, ltt_set_events(&self->s, syscalls)) TH_LOG("%s", ltt_err);
+	START();
+	make_markers(self->marker_fd, 0, M);
+	ASSERT_EQ(0, ltt_snapshot(self->s.fd))
+		TH_LOG("SNAPSHOT: %s", strerror(errno));
+	ASSERT_EQ(0, ltt_session_status(&self->s, &st)) TH_LOG("%s", ltt_err);
+	EXPECT_EQ((__u32)LTT_STATE_STOPPED, st.state)
+		TH_LOG("SNAPSHOT stops the session");
+
+	n = read_markers(&self->s, self->cpu, m, M);
+	ASSERT_LT(0, n) TH_LOG("no marker in the snapshot: %s", ltt_err);
+	EXPECT_EQ(M - 1, m[n - 1]) TH_LOG("the newest marker is missing");
+	EXPECT_LT(0, m[0]) TH_LOG("the oldest marker survived a full ring");
+	EXPECT_EQ(0, gaps(m, n, &at))
+		TH_LOG("marker %lld then %lld", (long long)m[at - 1],
+		       (long long)m[at]);
+
+	EXPECT_LT(0ULL, r->first_seq) TH_LOG("packet 0 was not overwritten");
+	EXPECT_GE(self->s.n_subbufs, r->packets);
+	EXPECT_CONSECUTIVE_PACKETS(r);
+	ASSERT_EQ(0, ltt_check_accounting(&self->s)) TH_LOG("%s", ltt_err);
+	/* The status entries are in the readers' order. */
+	EXPECT_LT(0ULL, self->s.st[r - self->s.rd].lost)
+		TH_LOG("nothing was overwritten");
+}
+
+/* A flight recorder cannot be read while it records: EBUSY. */
+TEST_F(overwrite, get_subbuf_while_recording_fails_ebusy)
+{
+	struct ltt_subbuf sb;
+
+	START();
+	make_markers(self->marker_fd, 0, 1000);
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(self->s.rd[0].fd, LTT_BUF_GET_SUBBUF, &sb));
+	EXPECT_EQ(EBUSY, errno);
+	STOP();
+}
+
+/* START after a snapshot resumes: the next snapshot has only new events. */
+TEST_F(overwrite, start_after_snapshot_resumes_recording)
+{
+	enum { M = 2000 };
+	static __s64 m[M];
+	pid_t me = getpid();
+	long n, at = 0;
+
+	ASSERT_EQ(0, ltt_set_pids(self->s.fd, &me, 1));
+	START();
+	make_markers(self->marker_fd, 0, M);
+	ASSERT_EQ(0, ltt_snapshot(self->s.fd)) TH_LOG("%s", strerror(errno));
+	ASSERT_LE(0, read_markers(&self->s, self->cpu, m, M))
+		TH_LOG("%s", ltt_err);
+
+	START();
+	make_markers(self->marker_fd, M, 2 * M);
+	ASSERT_EQ(0, ltt_snapshot(self->s.fd)) TH_LOG("%s", strerror(errno));
+	n = read_markers(&self->s, self->cpu, m, M);
+	ASSERT_LT(0, n) TH_LOG("no marker in the second snapshot: %s",
+			       ltt_err);
+	EXPECT_EQ(2 * M - 1, m[n - 1]) TH_LOG("the newest marker is missing");
+	EXPECT_LE(M, m[0]) TH_LOG("the first snapshot's events came back");
+	EXPECT_EQ(0, gaps(m, n, &at))
+		TH_LOG("marker %lld then %lld", (long long)m[at - 1],
+		       (long long)m[at]);
+	ASSERT_EQ(0, ltt_check_accounting(&self->s)) TH_LOG("%s", ltt_err);
+}
+
+FIXTURE(stress) {
+	struct ltt_session s;
+};
+
+FIXTURE_SETUP(stress)
+{
+	ltt_setup(_metadata, &self->s, &stress_buffers, true);
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+	ltt_session_close(&self->s);
+}
+
+struct worker {
+	pthread_t thread;
+	unsigned int cpu;
+	long calls;
+	int err;
+};
+
+static int workers_stop;
+
+/* Make system calls on one CPU until told to stop. */
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+
+	if (ltt_pin_to_cpu(w->cpu)) {
+		w->err = errno;
+		return NULL;
+	}
+	while (!__atomic_load_n(&workers_stop, __ATOMIC_RELAXED)) {
+		syscall(__NR_getppid);
+		w->calls++;
+	}
+	return NULL;
+}
+
+/*
+ * A hundred rounds of START, read while recording, STOP, read to the end,
+ * while a thread on every CPU makes system calls: every call succeeds,
+ * every record decodes and the accounting holds after each round.
+ */
+TEST_F_TIMEOUT(stress, start_stop_100_rounds_under_load_decodes_cleanly, 240)
+{
+	const unsigned int n = self->s.n_cpus;
+	struct worker *w = calloc(n, sizeof(*w));
+	__u64 records = 0, until;
+	unsigned int i;
+	int round;
+
+	ASSERT_NE(NULL, w);
+	for (i = 0; i < n; i++) {
+		w[i].cpu = self->s.rd[i].cpu;
+		ASSERT_EQ(0, pthread_create(&w[i].thread, NULL, worker, &w[i]));
+	}
+
+	for (round = 0; round < 100; round++) {
+		START();
+		until = ltt_now_ns(CLOCK_MONOTONIC) + 5000000;
+		do {
+			ASSERT_EQ(0, ltt_read_ready(&self->s, NULL))
+				TH_LOG("round %d, recording: %s", round,
+				       ltt_err);
+			usleep(500);
+		} while (ltt_now_ns(CLOCK_MONOTONIC) < until);
+		STOP();
+		ASSERT_EQ(0, ltt_read_stopped(&self->s, NULL))
+			TH_LOG("round %d, stopped: %s", round, ltt_err);
+		ASSERT_EQ(0, ltt_check_accounting(&self->s))
+			TH_LOG("round %d: %s", round, ltt_err);
+	}
+
+	__atomic_store_n(&workers_stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, pthread_join(w[i].thread, NULL));
+		EXPECT_EQ(0, w[i].err) TH_LOG("worker on cpu %u: %s",
+					      w[i].cpu, strerror(w[i].err));
+		EXPECT_LT(0, w[i].calls) TH_LOG("cpu %u", w[i].cpu);
+		EXPECT_CONSECUTIVE_PACKETS(&self->s.rd[i]);
+		records += self->s.rd[i].records;
+	}
+	EXPECT_LT(0ULL, records) TH_LOG("nothing was recorded");
+	TH_LOG("%llu records decoded in 100 rounds",
+	       (unsigned long long)records);
+	free(w);
+}
+
+TEST_HARNESS_MAIN
