@@ -29,7 +29,7 @@ LTT_EVENT(sched_change,
 	  LTT_FIELD(s32, out);
 	  LTT_FIELD(u16, out_state);)
 
-/* process: fork or clone, exit, exec */
+/* process: fork or clone, exit (code is the wait(2) status), exec */
 LTT_EVENT(process_fork,
 	  LTT_FIELD(s32, child);
 	  LTT_FIELD(s32, child_tgid);)

@@ -14,14 +14,21 @@
 #include <uapi/linux/ltt.h>
 
 #ifdef CONFIG_LTT
-void ltt_write(unsigned int id, const void *rec, unsigned int len,
-	       const char *str);
+void __ltt_write(unsigned int id, const void *rec, unsigned int len,
+		 const char *str, pid_t also);
 #else
-static inline void ltt_write(unsigned int id, const void *rec,
-			     unsigned int len, const char *str)
+static inline void __ltt_write(unsigned int id, const void *rec,
+			       unsigned int len, const char *str, pid_t also)
 {
 }
 #endif
+
+/* Record an event for the current task. */
+static __always_inline void ltt_write(unsigned int id, const void *rec,
+				      unsigned int len, const char *str)
+{
+	__ltt_write(id, rec, len, str, 0);
+}
 
 /* Event ids, LTT_EV_<name>, in registry order. */
 #define LTT_FIELD(...)

@@ -24,6 +24,8 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
+#include <asm/shmparam.h>
+
 #include "internal.h"
 
 #define LB_PKT_HDR	sizeof(struct ltt_packet_header)
@@ -167,6 +169,7 @@ static void lb_close(struct ltt_buf *buf, unsigned long end, u64 ts)
 	h->content_size = (u64)used * BITS_PER_BYTE;
 	h->packet_size = (u64)ALIGN(used, 8) * BITS_PER_BYTE;
 	h->events_discarded = local_read(&buf->lost);
+	buf->lost_reported = h->events_discarded;
 	lb_commit(buf, end, lb_subbuf_size(buf) - used, false);
 }
 
@@ -294,6 +297,35 @@ static void lb_switch(struct ltt_buf *buf)
 	lb_close(buf, old, ts);
 }
 
+/*
+ * Discard mode: events dropped since the last packet closed are in no
+ * packet header yet.  Tell the reader with an empty packet, or, when the
+ * buffer is full, in the newest packet, which is not read yet.  The
+ * writers are gone and the open packet is closed.
+ */
+static void lb_report_lost(struct ltt_buf *buf)
+{
+	unsigned long w = local_read(&buf->offset);
+	struct ltt_packet_header *h;
+	u64 ts = ltt_clock();
+
+	if (local_read(&buf->lost) == buf->lost_reported)
+		return;
+	if (lb_can_open(buf, w)) {
+		local_set(&buf->offset, w + lb_subbuf_size(buf));
+		lb_open(buf, w, ts);
+		lb_commit(buf, w, LB_PKT_HDR, false);
+		lb_close(buf, w + LB_PKT_HDR, ts);
+		return;
+	}
+	w -= lb_subbuf_size(buf);
+	if (lb_state(buf, w)->ready != w)
+		return;
+	h = lb_ptr(buf, w);
+	h->events_discarded = local_read(&buf->lost);
+	buf->lost_reported = h->events_discarded;
+}
+
 /* Periodic flush, so that a quiet CPU's events still reach the reader. */
 static void lb_flush_timer(struct timer_list *t)
 {
@@ -330,6 +362,8 @@ void ltt_buf_stop(struct ltt_buf *buf)
 
 	timer_delete_sync(&buf->flush_timer);
 	lb_switch(buf);
+	if (!buf->overwrite)
+		lb_report_lost(buf);
 	if (buf->overwrite) {
 		w = local_read(&buf->offset);
 		for (p = w - lb_size(buf); p != w; p += lb_subbuf_size(buf))
@@ -377,7 +411,13 @@ struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu)
 	buf->n_order = ilog2(s->n_subbufs);
 	buf->overwrite = s->mode == LTT_MODE_OVERWRITE;
 	buf->sb = kvcalloc(s->n_subbufs, sizeof(*buf->sb), GFP_KERNEL);
-	buf->data = vmalloc_user(lb_size(buf));
+	/* Like vmalloc_user(), near the CPU, failing rather than OOM-killing. */
+	buf->data = __vmalloc_node_range(lb_size(buf), SHMLBA, VMALLOC_START,
+					 VMALLOC_END, GFP_KERNEL | __GFP_ZERO |
+					 __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
+					 PAGE_KERNEL, VM_USERMAP,
+					 cpu_to_node(cpu),
+					 __builtin_return_address(0));
 	if (!buf->sb || !buf->data) {
 		ltt_buf_destroy(buf);
 		return ERR_PTR(-ENOMEM);

@@ -9,7 +9,7 @@
 #include <linux/ltt.h>
 #include <linux/irq_work.h>
 #include <linux/kref.h>
-#include <linux/local.h>
+#include <asm/local.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/timer.h>
@@ -30,6 +30,7 @@ struct ltt_buf {
 	local_t lost;			/* events dropped or overwritten */
 	local_t produced;		/* events offered to the buffer */
 	u64 last_ts;			/* timestamp of a recent record */
+	u64 lost_reported;		/* @lost in the last closed packet */
 
 	/* Set up once. */
 	struct ltt_session *session;

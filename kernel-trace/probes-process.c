@@ -3,6 +3,7 @@
  * LTT probes on process life: fork or clone, exec, exit.
  */
 #include <linux/binfmts.h>
+#include <linux/mm_types.h>
 #include <linux/sched.h>
 #include <trace/events/sched.h>
 

@@ -2,6 +2,7 @@
 /*
  * LTT probes on the scheduler: which task leaves a CPU and which comes in.
  */
+#include <linux/mm_types.h>
 #include <linux/sched.h>
 #include <trace/events/sched.h>
 
@@ -19,7 +20,8 @@ static void ltt_probe_sched_switch(void *data, bool preempt,
 		.out_state = preempt ? TASK_RUNNING : prev_state,
 	};
 
-	ltt_log_sched_change(&rec);
+	/* Under a pid filter, switching to a listed task is recorded too. */
+	__ltt_write(LTT_EV_sched_change, &rec, sizeof(rec), NULL, next->pid);
 }
 
 static int ltt_sched_attach(void)

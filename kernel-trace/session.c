@@ -31,8 +31,8 @@ static const struct ltt_probe_group *const ltt_groups[] = {
 	&ltt_process_probes,
 };
 
-/* Does the current task pass the session's pid filter? */
-static __always_inline bool ltt_pid_match(struct ltt_session *s)
+/* Do the current task, or @also, pass the session's pid filter? */
+static __always_inline bool ltt_pid_match(struct ltt_session *s, pid_t also)
 {
 	struct ltt_pidset *set = rcu_dereference_sched(s->pids);
 	unsigned int i;
@@ -41,22 +41,25 @@ static __always_inline bool ltt_pid_match(struct ltt_session *s)
 		return true;
 	for (i = 0; i < set->n; i++)
 		if (set->pids[i] == current->pid ||
-		    set->pids[i] == current->tgid)
+		    set->pids[i] == current->tgid ||
+		    (also && set->pids[i] == also))
 			return true;
 	return false;
 }
 
 /**
- * ltt_write - record an event in the recording session, if any
+ * __ltt_write - record an event in the recording session, if any
  * @id: the event id
  * @rec: the fixed part of the record
  * @len: its size
  * @str: a string to append, or NULL
+ * @also: another pid the event concerns, which passes the pid filter
+ *	as the current task does (the task a sched_change switches to), or 0
  *
  * Called by the ltt_log_<name>() helpers, from any context.
  */
-void ltt_write(unsigned int id, const void *rec, unsigned int len,
-	       const char *str)
+void __ltt_write(unsigned int id, const void *rec, unsigned int len,
+		 const char *str, pid_t also)
 {
 	struct ltt_session *s;
 	struct ltt_buf *buf;
@@ -64,7 +67,7 @@ void ltt_write(unsigned int id, const void *rec, unsigned int len,
 
 	guard(preempt_notrace)();
 	s = rcu_dereference_sched(ltt_current);
-	if (!s || !test_bit(id, s->mask) || !ltt_pid_match(s))
+	if (!s || !test_bit(id, s->mask) || !ltt_pid_match(s, also))
 		return;
 	buf = s->bufs[smp_processor_id()];
 	if (!buf)

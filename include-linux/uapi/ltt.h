@@ -54,8 +54,10 @@ enum ltt_mode {
  *	reader, in milliseconds (1 to 10000); 0 picks LTT_FLUSH_MS_DEFAULT.
  * @__reserved: Input, must be 0.
  *
- * Returns a session fd (close-on-exec).  Closing it stops the session;
- * the buffers go when the last fd on them is closed.  Needs
+ * Returns a session fd (close-on-exec).  Closing it (its last copy)
+ * stops the session; the buffers go when the last fd on them is closed.
+ * Buffers are made for the CPUs online now: a CPU that comes online
+ * later records nothing for this session.  Needs
  * CAP_PERFMON or CAP_SYS_ADMIN.  All events are enabled and no pid
  * filter is set until LTT_CMD_SET_EVENTS and LTT_CMD_SET_PIDS say
  * otherwise.
@@ -101,7 +103,7 @@ struct ltt_session_cmd {
  * struct ltt_events - LTT_CMD_SET_EVENTS: which events are recorded
  * @session_fd: Input, the session.
  * @nbits: Input, bits in the mask (at most LTT_EVENTS_MAX); events past
- *	it are disabled.
+ *	it are disabled, bits past the last event are ignored.
  * @mask: Input, user pointer to a bitmap of event ids, in __u64 words,
  *	bit (id % 64) of word (id / 64).
  */
@@ -119,8 +121,10 @@ struct ltt_events {
  * @session_fd: Input, the session.
  * @count: Input, number of pids (at most LTT_PIDS_MAX); 0 removes the
  *	filter.
- * @pids: Input, user pointer to @count __s32 pids.  An event passes when
- *	the current task's pid or thread-group id is in the list.
+ * @pids: Input, user pointer to @count __s32 pids, each an existing
+ *	process or thread (ESRCH otherwise).  An event passes when the
+ *	current task's pid or thread-group id is in the list; a
+ *	sched_change also passes when the task it switches to is.
  * @flags: Input, must be 0.
  * @__reserved: Input, must be 0.
  */
@@ -163,8 +167,9 @@ enum ltt_state {
 /**
  * struct ltt_status - LTT_CMD_STATUS
  * @session_fd: Input, the session.
- * @n_cpus: Input, room in @cpus; Output, CPUs that have a buffer (only
- *	min(Input, Output) entries are written).
+ * @n_cpus: Input, room in @cpus (may be 0, with @cpus NULL); Output,
+ *	CPUs that have a buffer (only min(Input, Output) entries are
+ *	written, in CPU order).
  * @cpus: Input, user pointer to an array of struct ltt_cpu_status.
  * @state: Output, enum ltt_state.
  * @mode: Output, enum ltt_mode.
@@ -265,7 +270,8 @@ struct ltt_event_info {
  * struct ltt_packet_header - start of every packet
  * @magic: LTT_PACKET_MAGIC.
  * @stream_id: 0.
- * @timestamp_begin: trace clock (ns) at the first record.
+ * @timestamp_begin: trace clock (ns) at the first record: it is that
+ *	record's timestamp.
  * @timestamp_end: trace clock when the packet was closed.
  * @content_size: bits of header and records.
  * @packet_size: bits of the packet as it should be stored: content_size
@@ -301,7 +307,8 @@ struct ltt_packet_header {
  * (or the packet's timestamp_begin): the writer guarantees that less
  * than 2^LTT_HDR_TS_BITS ns separate two records.  When that would not
  * hold, or the id does not fit, the id bits read LTT_HDR_ID_EXTENDED and
- * a __u16 id and a __u64 full timestamp follow the 32-bit header.
+ * a __u16 id and a __u64 full timestamp follow the 32-bit header (whose
+ * timestamp bits still hold the low bits of that timestamp).
  */
 #define LTT_HDR_ID_BITS		7
 #define LTT_HDR_TS_BITS		25
@@ -342,9 +349,11 @@ struct ltt_buffer_info {
 
 /*
  * Buffer fd ioctls.  GET_SUBBUF takes the oldest complete packet (EAGAIN:
- * none yet; ENODATA: the session is stopped and all was read; EBUSY: an
+ * none yet, also before the first START; ENODATA: the session is stopped
+ * and all was read; EBUSY: a packet is taken already, or an
  * overwrite-mode session is recording) and PUT_SUBBUF releases it
- * (EINVAL: none taken).
+ * (EINVAL: none taken).  poll() gives POLLIN for a complete packet and
+ * POLLHUP once a stopped session's buffer is read.
  */
 #define LTT_IOC_MAGIC		0xB7
 #define LTT_BUF_GET_SUBBUF	_IOR(LTT_IOC_MAGIC, 1, struct ltt_subbuf)
