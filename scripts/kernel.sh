@@ -51,15 +51,32 @@ ensure_ktree() {
 	echo "$source" >"$STAMPS/source"
 }
 
+# Paths the patches name in their headers, one a line (maybe a few more).
+series_paths() {
+	series_patches | while read -r p; do
+		sed -n -E -e 's@^(---|\+\+\+) [^/]*/([^[:space:]]+).*@\2@p' \
+			-e 's@^diff --git [^/]*/([^ ]+) [^/]*/([^ ]+)$@\1\n\2@p' \
+			"$LTT_ROOT/patches/$p"
+	done | sort -u
+}
+
 # $STAGE = pristine tree + the series.  Hard links make the copy cheap;
-# patch(1) and quilt replace files rather than write through the links.
+# the files the series touches get their own copies first, because quilt
+# moves the originals to .pc/ and sets their mtimes.
 stage_series() {
+	local f
+
 	rm -rf "$STAGE"
-	cp -al "$PRISTINE" "$STAGE" 2>/dev/null || {
+	cp -al "$PRISTINE/." "$STAGE" 2>/dev/null || {
 		rm -rf "$STAGE"
 		rsync -a --exclude=/.git "$PRISTINE/" "$STAGE/"
 	}
 	[[ -n $(series_patches) ]] || return 0
+	series_paths | while read -r f; do
+		[[ -f $STAGE/$f ]] || continue
+		cp -p "$PRISTINE/$f" "$STAGE/$f.ltt-copy"
+		mv "$STAGE/$f.ltt-copy" "$STAGE/$f"
+	done
 	ln -s "$LTT_ROOT/patches" "$STAGE/patches"
 	cp "$LTT_ROOT/series" "$STAGE/series"
 	(cd "$STAGE" && quilt --quiltrc - push -a -q --fuzz=0) ||

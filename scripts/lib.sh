@@ -23,6 +23,8 @@ KOBJ=$LTT_BUILD/kobj-$LTT_FLAVOUR
 STAMPS=$LTT_BUILD/stamps-$LTT_FLAVOUR
 
 export CCACHE_DIR=$LTT_BUILD/ccache
+# Paths relative to the build directory: trees of all flavours share hits.
+export CCACHE_BASEDIR=$LTT_BUILD
 export KBUILD_BUILD_USER=ltt KBUILD_BUILD_HOST=rig
 
 # Progress and errors, prefixed with the name of the running script.
