@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libltt: control LTT sessions and read LTT traces.
+ *
+ * Two halves:
+ *  - control: thin wrappers of the ltt() system call (sessions, event
+ *    mask, pid filter, start/stop/snapshot, status, buffer fds, the
+ *    event registry) and a recorder that streams a session's buffers
+ *    into a CTF trace directory (what lttd and `ltt record` run);
+ *  - reader: open a trace directory, iterate its events merged across
+ *    the per-CPU streams in time order, decoded through the metadata,
+ *    with lost-event ranges as items of their own.
+ *
+ * Functions that fail return -1 (or NULL) and leave a message in
+ * ltt_error(), per thread.
+ */
+#ifndef LTT_LTT_H
+#define LTT_LTT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include <linux/ltt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The last failure of a libltt function in this thread. */
+const char *ltt_error(void);
+
+/* ------------------------------------------------------------------ */
+/* The event registry                                                  */
+
+enum ltt_type {
+	LTT_TYPE_UNSIGNED	= LTT_FIELD_UNSIGNED,
+	LTT_TYPE_SIGNED		= LTT_FIELD_SIGNED,
+	LTT_TYPE_STRING		= LTT_FIELD_STRING,
+};
+
+struct ltt_field_desc {
+	char name[LTT_NAME_MAX];
+	enum ltt_type type;
+	unsigned int size;		/* bytes; 0 for the string */
+	unsigned int offset;		/* in the payload */
+};
+
+struct ltt_event_desc {
+	unsigned int id;
+	char name[LTT_NAME_MAX];
+	unsigned int n_fields;
+	unsigned int payload_size;	/* fixed part, without the string */
+	bool has_string;		/* the last field is a string */
+	struct ltt_field_desc fields[LTT_FIELDS_MAX];
+};
+
+/* Event descriptions indexed by id (ids run from 0 with no hole). */
+struct ltt_registry {
+	unsigned int n_events;
+	struct ltt_event_desc *events;
+};
+
+/* Read the kernel's registry with LTT_CMD_EVENT_INFO. */
+int ltt_registry_from_kernel(struct ltt_registry *reg);
+/* Append @desc (its id must be reg->n_events); checks the layout. */
+int ltt_registry_add(struct ltt_registry *reg,
+		     const struct ltt_event_desc *desc);
+void ltt_registry_free(struct ltt_registry *reg);
+/* The id of the event @name, or -1. */
+int ltt_registry_find(const struct ltt_registry *reg, const char *name);
+/* The index of the field @name of @desc, or -1. */
+int ltt_event_field_index(const struct ltt_event_desc *desc,
+			  const char *name);
+
+/*
+ * Parse an event list into a bitmap of @nbits ids: names, ids, "all",
+ * and prefixes ending in '*' ("syscall_*"), separated by commas.
+ */
+int ltt_parse_events(const struct ltt_registry *reg, const char *list,
+		     uint64_t *mask, unsigned int nbits);
+
+/* ------------------------------------------------------------------ */
+/* Control: the ltt() system call                                      */
+
+#ifndef __NR_ltt
+#define __NR_ltt 463
+#endif
+
+/* ltt(cmd, arg, size); -1 with errno on failure. */
+long ltt_syscall(unsigned int cmd, void *arg, size_t size);
+
+struct ltt_session_opts {
+	uint32_t subbuf_size;		/* 0: LTT_SUBBUF_DEFAULT */
+	uint32_t n_subbufs;		/* 0: LTT_SUBBUFS_DEFAULT */
+	bool overwrite;			/* flight recorder */
+	uint32_t flush_ms;		/* 0: LTT_FLUSH_MS_DEFAULT */
+};
+
+/* Returns the session fd. */
+int ltt_session_create(const struct ltt_session_opts *opts);
+int ltt_session_set_events(int session_fd, const uint64_t *mask,
+			   unsigned int nbits);
+int ltt_session_set_pids(int session_fd, const pid_t *pids,
+			 unsigned int count);
+int ltt_session_start(int session_fd);
+int ltt_session_stop(int session_fd);
+int ltt_session_snapshot(int session_fd);
+/* STATUS with room for @n CPUs in @cpus (may be NULL with n 0). */
+int ltt_session_status(int session_fd, struct ltt_status *st,
+		       struct ltt_cpu_status *cpus, unsigned int n);
+/* Returns the buffer fd of @cpu. */
+int ltt_session_buffer_fd(int session_fd, unsigned int cpu);
+
+/* ------------------------------------------------------------------ */
+/* The recorder: a session streamed into a trace directory             */
+
+struct ltt_recorder;
+
+struct ltt_record_opts {
+	const char *dir;		/* created if missing; must hold no trace */
+	struct ltt_session_opts session;
+	const char *events;		/* ltt_parse_events() list; NULL: all */
+	const pid_t *pids;		/* pid filter; count 0: none */
+	unsigned int n_pids;
+};
+
+/* Totals of what the recorder wrote, from the packets themselves. */
+struct ltt_record_stats {
+	uint64_t packets;
+	uint64_t events;
+	uint64_t bytes;
+	uint64_t lost;			/* events_discarded, summed over CPUs */
+};
+
+/*
+ * Create the session, map its buffers and write the metadata (fsync'd
+ * before any packet, so that a killed recorder leaves a readable trace).
+ */
+struct ltt_recorder *ltt_recorder_create(const struct ltt_record_opts *opts);
+int ltt_recorder_start(struct ltt_recorder *rec);
+/*
+ * Wait up to @timeout_ms for packets (epoll_pwait() with @sigmask, which
+ * may be NULL) and write every complete one.  Returns 0, or -1.  An
+ * interrupting signal returns 0.
+ */
+int ltt_recorder_pump(struct ltt_recorder *rec, int timeout_ms,
+		      const void *sigmask);
+/* Flight recorder: SNAPSHOT, write the buffers out, START again. */
+int ltt_recorder_snapshot(struct ltt_recorder *rec);
+/* STOP (if recording) and write every packet left, to ENODATA. */
+int ltt_recorder_stop(struct ltt_recorder *rec);
+void ltt_recorder_stats(const struct ltt_recorder *rec,
+			struct ltt_record_stats *st);
+/* LTT_CMD_STATUS: *cpus gets an array owned by the recorder. */
+int ltt_recorder_status(struct ltt_recorder *rec, struct ltt_status *st,
+			const struct ltt_cpu_status **cpus);
+bool ltt_recorder_overwrite(const struct ltt_recorder *rec);
+void ltt_recorder_destroy(struct ltt_recorder *rec);
+
+/* ------------------------------------------------------------------ */
+/* The trace on disk                                                   */
+
+/*
+ * Write the TSDL metadata of a trace of @reg events whose clock is
+ * CLOCK_MONOTONIC, @real_minus_mono_ns behind wall-clock time.
+ */
+int ltt_metadata_write(int fd, const struct ltt_registry *reg,
+		       int64_t real_minus_mono_ns);
+
+/* The stream file of @cpu in a trace directory. */
+#define LTT_STREAM_FMT	"channel0_%u"
+
+/* ------------------------------------------------------------------ */
+/* The reader                                                          */
+
+struct ltt_trace;
+
+enum ltt_item_kind {
+	LTT_ITEM_EVENT,
+	LTT_ITEM_LOST,		/* events went missing on a CPU */
+};
+
+/*
+ * One item of a trace, valid until the next call of ltt_trace_next().
+ * Events point into the mapped stream file: no copy, no allocation.
+ */
+struct ltt_item {
+	enum ltt_item_kind kind;
+	uint32_t cpu;
+	uint64_t ts;			/* trace clock, ns; LOST: end of range */
+	int32_t pid;			/* the task running on the CPU */
+	const struct ltt_event_desc *desc;	/* events */
+	const unsigned char *payload;
+	uint32_t size;			/* payload bytes, string included */
+	/* LOST: lost_events over [lost_from, ts], lost_packets not read. */
+	uint64_t lost_from;
+	uint64_t lost_events;
+	uint64_t lost_packets;
+	/* Where: stream file name and byte offset of the record/packet. */
+	const char *file;
+	uint64_t offset;
+};
+
+/* Open a trace directory written by lttd. */
+struct ltt_trace *ltt_trace_open(const char *dir);
+void ltt_trace_close(struct ltt_trace *t);
+/*
+ * The next item in time order: 1, or 0 at the end.  A damaged stream
+ * ends early, with an error (ltt_trace_errors()); the others go on.
+ */
+int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item);
+const struct ltt_registry *ltt_trace_registry(const struct ltt_trace *t);
+/* Add to a trace time to get wall-clock (CLOCK_REALTIME) ns. */
+int64_t ltt_trace_clock_offset(const struct ltt_trace *t);
+/* The trace's directory, as opened. */
+const char *ltt_trace_dir(const struct ltt_trace *t);
+/* Errors met so far: "FILE: offset N: what", one per damaged stream. */
+unsigned int ltt_trace_n_errors(const struct ltt_trace *t);
+const char *ltt_trace_error(const struct ltt_trace *t, unsigned int i);
+
+/*
+ * The name of process @pid as the trace has told so far (exec, fork;
+ * later a state dump), or NULL.
+ */
+const char *ltt_trace_comm(const struct ltt_trace *t, int32_t pid);
+
+/* Field access on an event item; @i indexes desc->fields. */
+static inline uint64_t ltt_item_raw(const struct ltt_item *it, unsigned int i)
+{
+	const struct ltt_field_desc *f = &it->desc->fields[i];
+	const unsigned char *p = it->payload + f->offset;
+
+	switch (f->size) {
+	case 1:
+		return p[0];
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return v;
+	}
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return v;
+	}
+	default: {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		return v;
+	}
+	}
+}
+
+/* The integer field @i, sign-extended when signed. */
+static inline int64_t ltt_item_int(const struct ltt_item *it, unsigned int i)
+{
+	const struct ltt_field_desc *f = &it->desc->fields[i];
+	uint64_t v = ltt_item_raw(it, i);
+
+	if (f->type == LTT_TYPE_SIGNED && f->size < 8) {
+		unsigned int shift = 64 - 8 * f->size;
+
+		return (int64_t)(v << shift) >> shift;
+	}
+	return (int64_t)v;
+}
+
+/* The string field (NUL-terminated, in the mapping), or "". */
+static inline const char *ltt_item_string(const struct ltt_item *it)
+{
+	if (!it->desc->has_string)
+		return "";
+	return (const char *)it->payload + it->desc->payload_size;
+}
+
+/* Field @i as text ("-38", "\"/bin/ls\"" with quotes for strings). */
+int ltt_item_format_field(const struct ltt_item *it, unsigned int i,
+			  char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LTT_LTT_H */

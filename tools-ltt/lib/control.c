@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The control half of libltt: the ltt() system call, one small function
+ * per command.  Each passes sizeof() the struct it knows, so the kernel
+ * can tell which version of the ABI it talks to.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+long ltt_syscall(unsigned int cmd, void *arg, size_t size)
+{
+	/*
+	 * The extra zeros make the call fail harmlessly on kernels where
+	 * 463 is another call (setxattrat from 6.13 on).
+	 */
+	return syscall(__NR_ltt, cmd, arg, size, 0, 0, 0);
+}
+
+/* Name the commands in error messages. */
+static const char *const cmd_names[] = {
+	[LTT_CMD_CREATE]	= "LTT_CMD_CREATE",
+	[LTT_CMD_SET_EVENTS]	= "LTT_CMD_SET_EVENTS",
+	[LTT_CMD_SET_PIDS]	= "LTT_CMD_SET_PIDS",
+	[LTT_CMD_START]		= "LTT_CMD_START",
+	[LTT_CMD_STOP]		= "LTT_CMD_STOP",
+	[LTT_CMD_STATUS]	= "LTT_CMD_STATUS",
+	[LTT_CMD_BUFFER_FD]	= "LTT_CMD_BUFFER_FD",
+	[LTT_CMD_EVENT_INFO]	= "LTT_CMD_EVENT_INFO",
+	[LTT_CMD_SNAPSHOT]	= "LTT_CMD_SNAPSHOT",
+};
+
+/* ltt() that explains its failures in ltt_error(). */
+static long control_call(unsigned int cmd, void *arg, size_t size)
+{
+	long ret = ltt_syscall(cmd, arg, size);
+	int err = errno;
+
+	if (ret >= 0)
+		return ret;
+	if (err == ENOSYS)
+		ltt_fail("%s: no ltt() system call: this kernel lacks CONFIG_LTT",
+			 cmd_names[cmd]);
+	else if (err == EPERM)
+		ltt_fail("%s: permission denied: tracing needs CAP_PERFMON or root",
+			 cmd_names[cmd]);
+	else
+		ltt_fail_errno("%s", cmd_names[cmd]);
+	errno = err;
+	return -1;
+}
+
+int ltt_session_create(const struct ltt_session_opts *opts)
+{
+	struct ltt_create c = {
+		.subbuf_size = opts ? opts->subbuf_size : 0,
+		.n_subbufs = opts ? opts->n_subbufs : 0,
+		.mode = opts && opts->overwrite ? LTT_MODE_OVERWRITE :
+						  LTT_MODE_DISCARD,
+		.flush_ms = opts ? opts->flush_ms : 0,
+	};
+
+	return control_call(LTT_CMD_CREATE, &c, sizeof(c));
+}
+
+int ltt_session_set_events(int session_fd, const uint64_t *mask,
+			   unsigned int nbits)
+{
+	struct ltt_events e = {
+		.session_fd = session_fd,
+		.nbits = nbits,
+		.mask = (uintptr_t)mask,
+	};
+
+	return control_call(LTT_CMD_SET_EVENTS, &e, sizeof(e));
+}
+
+int ltt_session_set_pids(int session_fd, const pid_t *pids,
+			 unsigned int count)
+{
+	struct ltt_pids p = {
+		.session_fd = session_fd,
+		.count = count,
+		.pids = (uintptr_t)pids,
+	};
+
+	return control_call(LTT_CMD_SET_PIDS, &p, sizeof(p));
+}
+
+static int session_cmd(int session_fd, unsigned int cmd)
+{
+	struct ltt_session_cmd c = { .session_fd = session_fd };
+
+	return control_call(cmd, &c, sizeof(c));
+}
+
+int ltt_session_start(int session_fd)
+{
+	return session_cmd(session_fd, LTT_CMD_START);
+}
+
+int ltt_session_stop(int session_fd)
+{
+	return session_cmd(session_fd, LTT_CMD_STOP);
+}
+
+int ltt_session_snapshot(int session_fd)
+{
+	return session_cmd(session_fd, LTT_CMD_SNAPSHOT);
+}
+
+int ltt_session_status(int session_fd, struct ltt_status *st,
+		       struct ltt_cpu_status *cpus, unsigned int n)
+{
+	memset(st, 0, sizeof(*st));
+	st->session_fd = session_fd;
+	st->n_cpus = n;
+	st->cpus = (uintptr_t)cpus;
+	return control_call(LTT_CMD_STATUS, st, sizeof(*st));
+}
+
+int ltt_session_buffer_fd(int session_fd, unsigned int cpu)
+{
+	struct ltt_buffer_req req = { .session_fd = session_fd, .cpu = cpu };
+
+	return control_call(LTT_CMD_BUFFER_FD, &req, sizeof(req));
+}

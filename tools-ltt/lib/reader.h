@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The reader's state, shared by trace.c (the directory, the merge),
+ * stream.c (one CPU's packets) and comm.c (process names).
+ */
+#ifndef LTT_LIB_READER_H
+#define LTT_LIB_READER_H
+
+#include "internal.h"
+
+/* One stream file: one CPU's packets, decoded one record at a time. */
+struct stream {
+	struct ltt_trace *trace;
+	char file[64];			/* its name in the trace directory */
+	const unsigned char *map;
+	size_t size;
+
+	uint64_t pos;			/* next byte to decode */
+	bool in_packet;
+	uint64_t pkt;			/* the current packet's offset */
+	uint64_t content_end;		/* ... where its records end */
+	uint64_t packet_end;		/* ... where the next packet starts */
+	bool truncated;			/* the file ends inside the packet */
+	uint32_t pkt_events;		/* records the header announces */
+	uint32_t n_decoded;		/* ... and decoded so far */
+	uint64_t ts_end;		/* timestamp_end */
+	uint64_t last_ts;		/* time of the last record */
+	int32_t pid;			/* the task running now */
+
+	bool seen_packet;		/* the fields below are set */
+	uint32_t cpu;
+	uint64_t seq;			/* of the last packet */
+	uint64_t discarded;		/* ... and its events_discarded */
+
+	bool done;
+	struct ltt_item item;		/* the next item, unless done */
+};
+
+/* How an event feeds the process-name table. */
+enum comm_kind {
+	COMM_SET,		/* pid field gets basename(string field) */
+	COMM_INHERIT,		/* pid field gets the running task's name */
+};
+
+struct comm_rule {
+	enum comm_kind kind;
+	unsigned int pid_field;
+};
+
+struct comm_entry {
+	int32_t pid;
+	bool used;
+	char name[64];
+};
+
+struct comm_table {
+	struct comm_entry *slot;
+	size_t n_slots;			/* a power of two */
+	size_t used;
+};
+
+struct ltt_trace {
+	char *dir;
+	struct ltt_metadata md;
+	int sched_change;		/* its id, -1 if none */
+	unsigned int sched_in;		/* its "in" field */
+	struct comm_rule **comm_rule;	/* per event id, NULL for most */
+	struct comm_rule rules[8];
+	struct comm_table comm;
+
+	struct stream *streams;
+	unsigned int n_streams;
+	struct stream **heap;		/* streams with an item, by time */
+	unsigned int n_heap;
+	struct stream *current;		/* gave the last item */
+
+	char **errors;
+	unsigned int n_errors;
+};
+
+/* stream.c */
+int stream_open(struct ltt_trace *t, struct stream *s, const char *path,
+		const char *file);
+void stream_close(struct stream *s);
+/* Decode the next item into s->item, or set s->done. */
+void stream_advance(struct stream *s);
+
+/* trace.c */
+void trace_add_error(struct ltt_trace *t, const char *fmt, ...)
+	__printf(2, 3);
+
+/* comm.c */
+int comm_init(struct ltt_trace *t);
+void comm_free(struct ltt_trace *t);
+void comm_apply(struct ltt_trace *t, const struct comm_rule *rule,
+		const struct ltt_item *it);
+
+#endif /* LTT_LIB_READER_H */

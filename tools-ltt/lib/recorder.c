@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The recorder: a session's per-CPU buffers streamed into a trace
+ * directory, the loop of lttd and `ltt record`.
+ *
+ * Each buffer is mapped read-only; a packet taken with GET_SUBBUF is
+ * written to its CPU's stream file straight from the mapping (no copy
+ * in user space) and given back with PUT_SUBBUF.  The metadata is
+ * written and fsync'd before any packet, so that whatever happens to the
+ * recorder later, the files hold a readable trace up to the last packet
+ * written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct rec_cpu {
+	unsigned int cpu;
+	int buf_fd;
+	const unsigned char *map;
+	size_t map_size;
+	int out_fd;			/* -1 until its first packet */
+	bool done;			/* ENODATA */
+	uint64_t discarded;		/* of its last packet */
+};
+
+struct ltt_recorder {
+	char *dir;
+	int dir_fd;
+	int session_fd;
+	int epoll_fd;
+	bool overwrite;
+	bool recording;
+	unsigned int n_cpus;
+	struct rec_cpu *cpus;
+	struct ltt_cpu_status *status;
+	struct ltt_record_stats stats;
+};
+
+/* mkdir -p for the trace directory; refuse one that holds a trace. */
+static int rec_make_dir(const char *dir)
+{
+	char *copy = strdup(dir), *p;
+	struct stat st;
+	char path[4096];
+
+	if (!copy)
+		return ltt_fail("out of memory");
+	for (p = copy + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0755) && errno != EEXIST) {
+			ltt_fail_errno("mkdir %s", copy);
+			free(copy);
+			return -1;
+		}
+		*p = '/';
+	}
+	free(copy);
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return ltt_fail_errno("mkdir %s", dir);
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	if (!stat(path, &st))
+		return ltt_fail("%s holds a trace already: remove it or choose another directory",
+				dir);
+	return 0;
+}
+
+/* Learn the session's CPUs; buffers exist for those online at create. */
+static int rec_learn_cpus(struct ltt_recorder *rec)
+{
+	struct ltt_status st;
+	unsigned int i, room = 4096;
+
+	rec->status = calloc(room, sizeof(*rec->status));
+	if (!rec->status)
+		return ltt_fail("out of memory");
+	if (ltt_session_status(rec->session_fd, &st, rec->status, room))
+		return -1;
+	if (!st.n_cpus || st.n_cpus > room)
+		return ltt_fail("LTT_CMD_STATUS: %u CPUs", st.n_cpus);
+	rec->n_cpus = st.n_cpus;
+	rec->cpus = calloc(rec->n_cpus, sizeof(*rec->cpus));
+	if (!rec->cpus)
+		return ltt_fail("out of memory");
+	for (i = 0; i < rec->n_cpus; i++) {
+		rec->cpus[i].cpu = rec->status[i].cpu;
+		rec->cpus[i].buf_fd = -1;
+		rec->cpus[i].out_fd = -1;
+	}
+	return 0;
+}
+
+/* Take, map and watch one CPU's buffer. */
+static int rec_open_buffer(struct ltt_recorder *rec, struct rec_cpu *c)
+{
+	struct ltt_buffer_info bi;
+	struct epoll_event ev = { .events = EPOLLIN };
+	void *map;
+
+	c->buf_fd = ltt_session_buffer_fd(rec->session_fd, c->cpu);
+	if (c->buf_fd < 0)
+		return ltt_fail("cpu %u: %s", c->cpu, ltt_error());
+	if (ioctl(c->buf_fd, LTT_BUF_INFO, &bi))
+		return ltt_fail_errno("cpu %u: LTT_BUF_INFO", c->cpu);
+	map = mmap(NULL, bi.mmap_size, PROT_READ, MAP_SHARED, c->buf_fd, 0);
+	if (map == MAP_FAILED)
+		return ltt_fail_errno("cpu %u: mmap of the buffer", c->cpu);
+	c->map = map;
+	c->map_size = bi.mmap_size;
+	ev.data.ptr = c;
+	if (epoll_ctl(rec->epoll_fd, EPOLL_CTL_ADD, c->buf_fd, &ev))
+		return ltt_fail_errno("cpu %u: epoll_ctl", c->cpu);
+	return 0;
+}
+
+/* CLOCK_REALTIME - CLOCK_MONOTONIC, as the kernel reads them together. */
+static int rec_clock_offset(struct ltt_recorder *rec, int64_t *offset)
+{
+	struct ltt_status st;
+
+	if (ltt_session_status(rec->session_fd, &st, NULL, 0))
+		return -1;
+	*offset = (int64_t)(st.real_ns - st.mono_ns);
+	return 0;
+}
+
+/* DIR/metadata, fsync'd with its directory entry. */
+static int rec_write_metadata(struct ltt_recorder *rec)
+{
+	struct ltt_registry reg;
+	int64_t offset;
+	int fd, ret;
+
+	if (ltt_registry_from_kernel(&reg))
+		return -1;
+	if (rec_clock_offset(rec, &offset)) {
+		ltt_registry_free(&reg);
+		return -1;
+	}
+	fd = openat(rec->dir_fd, "metadata",
+		    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ltt_registry_free(&reg);
+		return ltt_fail_errno("%s/metadata", rec->dir);
+	}
+	ret = ltt_metadata_write(fd, &reg, offset);
+	if (!ret && fsync(fd))
+		ret = ltt_fail_errno("%s/metadata: fsync", rec->dir);
+	close(fd);
+	ltt_registry_free(&reg);
+	if (!ret && fsync(rec->dir_fd))
+		ret = ltt_fail_errno("%s: fsync", rec->dir);
+	return ret;
+}
+
+/* Event mask and pid filter from the options. */
+static int rec_configure(struct ltt_recorder *rec,
+			 const struct ltt_record_opts *opts)
+{
+	uint64_t mask[LTT_EVENTS_MAX / 64];
+	struct ltt_registry reg;
+	int ret;
+
+	if (opts->events) {
+		if (ltt_registry_from_kernel(&reg))
+			return -1;
+		ret = ltt_parse_events(&reg, opts->events, mask, reg.n_events);
+		if (!ret)
+			ret = ltt_session_set_events(rec->session_fd, mask,
+						     reg.n_events);
+		ltt_registry_free(&reg);
+		if (ret)
+			return -1;
+	}
+	if (opts->n_pids &&
+	    ltt_session_set_pids(rec->session_fd, opts->pids, opts->n_pids))
+		return -1;
+	return 0;
+}
+
+struct ltt_recorder *ltt_recorder_create(const struct ltt_record_opts *opts)
+{
+	struct ltt_recorder *rec = calloc(1, sizeof(*rec));
+	unsigned int i;
+
+	if (!rec) {
+		ltt_fail("out of memory");
+		return NULL;
+	}
+	rec->session_fd = rec->epoll_fd = rec->dir_fd = -1;
+	rec->overwrite = opts->session.overwrite;
+	rec->dir = strdup(opts->dir);
+	if (!rec->dir) {
+		ltt_fail("out of memory");
+		goto fail;
+	}
+	rec->session_fd = ltt_session_create(&opts->session);
+	if (rec->session_fd < 0 || rec_configure(rec, opts) ||
+	    rec_learn_cpus(rec))
+		goto fail;
+	rec->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (rec->epoll_fd < 0) {
+		ltt_fail_errno("epoll_create1");
+		goto fail;
+	}
+	for (i = 0; i < rec->n_cpus; i++)
+		if (rec_open_buffer(rec, &rec->cpus[i]))
+			goto fail;
+	if (rec_make_dir(rec->dir))
+		goto fail;
+	rec->dir_fd = open(rec->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rec->dir_fd < 0) {
+		ltt_fail_errno("%s", rec->dir);
+		goto fail;
+	}
+	if (rec_write_metadata(rec))
+		goto fail;
+	return rec;
+
+fail:
+	ltt_recorder_destroy(rec);
+	return NULL;
+}
+
+int ltt_recorder_start(struct ltt_recorder *rec)
+{
+	if (ltt_session_start(rec->session_fd))
+		return -1;
+	rec->recording = true;
+	return 0;
+}
+
+/* The stream file of @c, created with its first packet. */
+static int rec_out_fd(struct ltt_recorder *rec, struct rec_cpu *c)
+{
+	char name[32];
+
+	if (c->out_fd >= 0)
+		return 0;
+	snprintf(name, sizeof(name), LTT_STREAM_FMT, c->cpu);
+	c->out_fd = openat(rec->dir_fd, name,
+			   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (c->out_fd < 0)
+		return ltt_fail_errno("%s/%s", rec->dir, name);
+	return 0;
+}
+
+/*
+ * Write one packet of @c, if one is complete.  Returns 1 when a packet
+ * was written, 0 when none is ready (EAGAIN, or ENODATA: c->done), -1.
+ */
+static int rec_write_packet(struct ltt_recorder *rec, struct rec_cpu *c)
+{
+	const struct ltt_packet_header *h;
+	struct ltt_subbuf sb;
+	int ret = 1;
+
+	if (ioctl(c->buf_fd, LTT_BUF_GET_SUBBUF, &sb)) {
+		if (errno == EAGAIN || errno == EBUSY)
+			return 0;
+		if (errno == ENODATA) {
+			c->done = true;
+			return 0;
+		}
+		return ltt_fail_errno("cpu %u: LTT_BUF_GET_SUBBUF", c->cpu);
+	}
+	if (sb.offset >= c->map_size || sb.size < sizeof(*h) ||
+	    sb.size > c->map_size - sb.offset) {
+		ltt_fail("cpu %u: LTT_BUF_GET_SUBBUF gave offset %llu size %llu in a %zu-byte buffer",
+			 c->cpu, (unsigned long long)sb.offset,
+			 (unsigned long long)sb.size, c->map_size);
+		ret = -1;
+	} else if (rec_out_fd(rec, c)) {
+		ret = -1;
+	} else if (ltt_write_all(c->out_fd, c->map + sb.offset, sb.size)) {
+		ltt_fail_errno("%s/" LTT_STREAM_FMT, rec->dir, c->cpu);
+		ret = -1;
+	} else {
+		h = (const void *)(c->map + sb.offset);
+		rec->stats.packets++;
+		rec->stats.events += h->events;
+		rec->stats.bytes += sb.size;
+		rec->stats.lost += h->events_discarded - c->discarded;
+		c->discarded = h->events_discarded;
+	}
+	if (ioctl(c->buf_fd, LTT_BUF_PUT_SUBBUF) && ret > 0)
+		ret = ltt_fail_errno("cpu %u: LTT_BUF_PUT_SUBBUF", c->cpu);
+	return ret;
+}
+
+/* Write every complete packet of @c. */
+static int rec_drain_cpu(struct ltt_recorder *rec, struct rec_cpu *c)
+{
+	int ret;
+
+	do {
+		ret = rec_write_packet(rec, c);
+	} while (ret > 0);
+	return ret;
+}
+
+int ltt_recorder_pump(struct ltt_recorder *rec, int timeout_ms,
+		      const void *sigmask)
+{
+	struct epoll_event ev[64];
+	int i, n;
+
+	n = epoll_pwait(rec->epoll_fd, ev, 64, timeout_ms, sigmask);
+	if (n < 0)
+		return errno == EINTR ? 0 : ltt_fail_errno("epoll_wait");
+	for (i = 0; i < n; i++)
+		if (rec_drain_cpu(rec, ev[i].data.ptr))
+			return -1;
+	return 0;
+}
+
+/*
+ * After STOP or SNAPSHOT: every CPU to ENODATA.  A stopped session has
+ * handed all its packets over, so EAGAIN here means "not yet": wait for
+ * the buffer a little, and give up after a few seconds rather than hang.
+ */
+static int rec_drain_all(struct ltt_recorder *rec)
+{
+	unsigned int i, tries;
+
+	for (i = 0; i < rec->n_cpus; i++) {
+		struct rec_cpu *c = &rec->cpus[i];
+
+		c->done = false;
+		for (tries = 0; !c->done; tries++) {
+			if (rec_drain_cpu(rec, c))
+				return -1;
+			if (c->done)
+				break;
+			if (tries == 500)
+				return ltt_fail("cpu %u: the buffer never reached its end after STOP",
+						c->cpu);
+			usleep(10000);
+		}
+	}
+	return 0;
+}
+
+int ltt_recorder_snapshot(struct ltt_recorder *rec)
+{
+	if (!rec->overwrite)
+		return ltt_fail("a snapshot needs a flight-recorder (overwrite) session");
+	if (!rec->recording)
+		return 0;
+	if (ltt_session_snapshot(rec->session_fd))
+		return -1;
+	rec->recording = false;
+	if (rec_drain_all(rec))
+		return -1;
+	return ltt_recorder_start(rec);
+}
+
+int ltt_recorder_stop(struct ltt_recorder *rec)
+{
+	if (rec->recording) {
+		if (ltt_session_stop(rec->session_fd))
+			return -1;
+		rec->recording = false;
+	}
+	return rec_drain_all(rec);
+}
+
+void ltt_recorder_stats(const struct ltt_recorder *rec,
+			struct ltt_record_stats *st)
+{
+	*st = rec->stats;
+}
+
+int ltt_recorder_status(struct ltt_recorder *rec, struct ltt_status *st,
+			const struct ltt_cpu_status **cpus)
+{
+	if (ltt_session_status(rec->session_fd, st, rec->status, rec->n_cpus))
+		return -1;
+	*cpus = rec->status;
+	if (st->n_cpus > rec->n_cpus)
+		st->n_cpus = rec->n_cpus;
+	return 0;
+}
+
+bool ltt_recorder_overwrite(const struct ltt_recorder *rec)
+{
+	return rec->overwrite;
+}
+
+void ltt_recorder_destroy(struct ltt_recorder *rec)
+{
+	unsigned int i;
+
+	if (!rec)
+		return;
+	for (i = 0; rec->cpus && i < rec->n_cpus; i++) {
+		struct rec_cpu *c = &rec->cpus[i];
+
+		if (c->map)
+			munmap((void *)c->map, c->map_size);
+		if (c->buf_fd >= 0)
+			close(c->buf_fd);
+		if (c->out_fd >= 0)
+			close(c->out_fd);
+	}
+	if (rec->epoll_fd >= 0)
+		close(rec->epoll_fd);
+	if (rec->session_fd >= 0)
+		close(rec->session_fd);
+	if (rec->dir_fd >= 0)
+		close(rec->dir_fd);
+	free(rec->cpus);
+	free(rec->status);
+	free(rec->dir);
+	free(rec);
+}

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * One stream file of a trace: a CPU's packets, as the kernel wrote them.
+ *
+ * The file is mapped and decoded in place, one record per call, with no
+ * allocation.  Every length read from the file is checked before use, so
+ * that damage ends the stream with an error naming the file and the byte
+ * offset; every step moves forward by at least one record header, so a
+ * damaged file cannot make the reader loop.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reader.h"
+
+#define PKT_HDR		sizeof(struct ltt_packet_header)
+#define TS_MASK		((1ULL << LTT_HDR_TS_BITS) - 1)
+
+int stream_open(struct ltt_trace *t, struct stream *s, const char *path,
+		const char *file)
+{
+	struct stat st;
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	s->trace = t;
+	snprintf(s->file, sizeof(s->file), "%s", file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ltt_fail_errno("%s", path);
+	if (fstat(fd, &st)) {
+		close(fd);
+		return ltt_fail_errno("%s", path);
+	}
+	s->size = st.st_size;
+	if (s->size) {
+		void *map = mmap(NULL, s->size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (map == MAP_FAILED) {
+			close(fd);
+			return ltt_fail_errno("%s: mmap", path);
+		}
+		madvise(map, s->size, MADV_SEQUENTIAL | MADV_WILLNEED);
+		s->map = map;
+	}
+	close(fd);
+	return 0;
+}
+
+void stream_close(struct stream *s)
+{
+	if (s->map)
+		munmap((void *)s->map, s->size);
+	s->map = NULL;
+}
+
+/* The stream ends here, damaged at @off. */
+static void __printf(3, 4) stream_fail(struct stream *s, uint64_t off,
+				       const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	trace_add_error(s->trace, "%s: offset %llu: %s", s->file,
+			(unsigned long long)off, what);
+	s->done = true;
+}
+
+/* Check a packet header against the format and the stream's history. */
+static int stream_check_header(struct stream *s,
+			       const struct ltt_packet_header *h)
+{
+	uint64_t off = s->pos, content = h->content_size / 8;
+	unsigned long long u;
+
+	if (h->magic != LTT_PACKET_MAGIC) {
+		stream_fail(s, off, "bad packet magic %#x, expected %#x",
+			    h->magic, LTT_PACKET_MAGIC);
+		return -1;
+	}
+	if (h->stream_id) {
+		stream_fail(s, off + 4, "stream_id %u, expected 0", h->stream_id);
+		return -1;
+	}
+	if (h->content_size % 8 || content < PKT_HDR ||
+	    content > LTT_SUBBUF_MAX) {
+		u = h->content_size;
+		stream_fail(s, off + 24, "bad content_size %llu bits", u);
+		return -1;
+	}
+	if (h->packet_size != ((content + 7) & ~7ULL) * 8) {
+		u = h->packet_size;
+		stream_fail(s, off + 32,
+			    "packet_size %llu bits, expected content_size %llu rounded up to 8 bytes",
+			    u, (unsigned long long)h->content_size);
+		return -1;
+	}
+	if (h->timestamp_end < h->timestamp_begin) {
+		stream_fail(s, off + 16, "timestamp_end %llu before timestamp_begin %llu",
+			    (unsigned long long)h->timestamp_end,
+			    (unsigned long long)h->timestamp_begin);
+		return -1;
+	}
+	if (!s->seen_packet)
+		return 0;
+	if (h->cpu_id != s->cpu) {
+		stream_fail(s, off + 56, "cpu_id %u in the stream of cpu %u",
+			    h->cpu_id, s->cpu);
+		return -1;
+	}
+	if (h->packet_seq_num <= s->seq) {
+		stream_fail(s, off + 40, "packet_seq_num %llu after %llu",
+			    (unsigned long long)h->packet_seq_num,
+			    (unsigned long long)s->seq);
+		return -1;
+	}
+	if (h->events_discarded < s->discarded) {
+		stream_fail(s, off + 48, "events_discarded %llu after %llu: it never decreases",
+			    (unsigned long long)h->events_discarded,
+			    (unsigned long long)s->discarded);
+		return -1;
+	}
+	if (h->timestamp_begin < s->last_ts) {
+		stream_fail(s, off + 8, "timestamp_begin %llu before the previous record at %llu",
+			    (unsigned long long)h->timestamp_begin,
+			    (unsigned long long)s->last_ts);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Open the packet at s->pos.  Returns 1 when it starts with lost events
+ * (s->item is that LOST item), 0 when its records follow, -1 on damage.
+ */
+static int stream_open_packet(struct stream *s)
+{
+	struct ltt_packet_header h;
+	uint64_t left = s->size - s->pos, lost, lost_packets;
+
+	if (left < PKT_HDR) {
+		stream_fail(s, s->pos, "truncated packet header: %llu of %zu bytes",
+			    (unsigned long long)left, PKT_HDR);
+		return -1;
+	}
+	memcpy(&h, s->map + s->pos, PKT_HDR);
+	if (stream_check_header(s, &h))
+		return -1;
+
+	s->pkt = s->pos;
+	s->packet_end = s->pos + h.packet_size / 8;
+	s->content_end = s->pos + h.content_size / 8;
+	s->truncated = s->packet_end > s->size;
+	if (s->truncated) {
+		s->packet_end = s->size;
+		if (s->content_end > s->size)
+			s->content_end = s->size;
+	}
+	s->pkt_events = h.events;
+	s->n_decoded = 0;
+	s->ts_end = h.timestamp_end;
+	s->pid = h.pid;
+	s->in_packet = true;
+	s->pos += PKT_HDR;
+
+	if (s->seen_packet) {
+		lost = h.events_discarded - s->discarded;
+		lost_packets = h.packet_seq_num - s->seq - 1;
+		s->item.lost_from = s->last_ts;
+	} else {
+		lost = h.events_discarded;
+		lost_packets = h.packet_seq_num;
+		s->item.lost_from = 0;
+		s->cpu = h.cpu_id;
+	}
+	s->seen_packet = true;
+	s->seq = h.packet_seq_num;
+	s->discarded = h.events_discarded;
+	s->last_ts = h.timestamp_begin;
+	if (!lost && !lost_packets)
+		return 0;
+
+	s->item.kind = LTT_ITEM_LOST;
+	s->item.cpu = s->cpu;
+	s->item.ts = h.timestamp_begin;
+	s->item.pid = h.pid;
+	s->item.desc = NULL;
+	s->item.payload = NULL;
+	s->item.size = 0;
+	s->item.lost_events = lost;
+	s->item.lost_packets = lost_packets;
+	s->item.offset = s->pkt;
+	return 1;
+}
+
+/* The packet's records are all read: check their count, go to the next. */
+static int stream_close_packet(struct stream *s)
+{
+	if (s->truncated) {
+		stream_fail(s, s->pos,
+			    "truncated: the packet at offset %llu is cut by the end of the file",
+			    (unsigned long long)s->pkt);
+		return -1;
+	}
+	if (s->n_decoded != s->pkt_events) {
+		stream_fail(s, s->pos, "%u records in the packet at offset %llu, its header says %u",
+			    s->n_decoded, (unsigned long long)s->pkt,
+			    s->pkt_events);
+		return -1;
+	}
+	s->pos = s->packet_end;
+	s->in_packet = false;
+	return 0;
+}
+
+/* Report a record that does not fit in what is left of the packet. */
+static void stream_fail_short(struct stream *s, const char *what,
+			      uint64_t need)
+{
+	if (s->truncated)
+		stream_fail(s, s->pos, "truncated: %s needs %llu bytes, the file ends at %zu",
+			    what, (unsigned long long)need, s->size);
+	else
+		stream_fail(s, s->pos, "%s of %llu bytes crosses the packet's content end %llu",
+			    what, (unsigned long long)need,
+			    (unsigned long long)s->content_end);
+}
+
+/* Decode the record at s->pos into s->item. */
+static int stream_decode(struct stream *s)
+{
+	const struct ltt_registry *reg = &s->trace->md.reg;
+	const unsigned char *p = s->map + s->pos;
+	uint64_t avail = s->content_end - s->pos, ts, left, slen = 0;
+	const struct ltt_event_desc *d;
+	unsigned int hdr;
+	uint32_t w, id;
+
+	if (avail < LTT_HDR_COMPACT_SIZE) {
+		stream_fail_short(s, "a record header", LTT_HDR_COMPACT_SIZE);
+		return -1;
+	}
+	memcpy(&w, p, sizeof(w));
+	id = w & LTT_HDR_ID_EXTENDED;
+	if (id == LTT_HDR_ID_EXTENDED) {
+		uint16_t id16;
+
+		if (avail < LTT_HDR_EXTENDED_SIZE) {
+			stream_fail_short(s, "an extended record header",
+					  LTT_HDR_EXTENDED_SIZE);
+			return -1;
+		}
+		memcpy(&id16, p + 4, sizeof(id16));
+		memcpy(&ts, p + 6, sizeof(ts));
+		id = id16;
+		hdr = LTT_HDR_EXTENDED_SIZE;
+		if (ts < s->last_ts) {
+			stream_fail(s, s->pos, "timestamp %llu before the previous %llu",
+				    (unsigned long long)ts,
+				    (unsigned long long)s->last_ts);
+			return -1;
+		}
+	} else {
+		ts = (s->last_ts & ~TS_MASK) | (w >> LTT_HDR_ID_BITS);
+		if (ts < s->last_ts)
+			ts += 1ULL << LTT_HDR_TS_BITS;
+		hdr = LTT_HDR_COMPACT_SIZE;
+	}
+	if (id >= reg->n_events) {
+		stream_fail(s, s->pos, "unknown event id %u (the metadata has %u)",
+			    id, reg->n_events);
+		return -1;
+	}
+	if (ts > s->ts_end) {
+		stream_fail(s, s->pos, "record at %llu after the packet's timestamp_end %llu",
+			    (unsigned long long)ts,
+			    (unsigned long long)s->ts_end);
+		return -1;
+	}
+	d = &reg->events[id];
+	left = avail - hdr;
+	if (left < d->payload_size) {
+		stream_fail_short(s, d->name, hdr + d->payload_size);
+		return -1;
+	}
+	if (d->has_string) {
+		const unsigned char *str = p + hdr + d->payload_size;
+		uint64_t room = left - d->payload_size;
+		const unsigned char *nul;
+
+		if (room > LTT_STRING_MAX)
+			room = LTT_STRING_MAX;
+		nul = memchr(str, '\0', room);
+		if (!nul) {
+			if (s->truncated && room < LTT_STRING_MAX)
+				stream_fail_short(s, d->name, avail + 1);
+			else
+				stream_fail(s, s->pos, "%s: string not terminated within %llu bytes",
+					    d->name, (unsigned long long)room);
+			return -1;
+		}
+		slen = nul - str + 1;
+	}
+
+	s->item.kind = LTT_ITEM_EVENT;
+	s->item.cpu = s->cpu;
+	s->item.ts = ts;
+	s->item.pid = s->pid;
+	s->item.desc = d;
+	s->item.payload = p + hdr;
+	s->item.size = d->payload_size + slen;
+	s->item.offset = s->pos;
+	if ((int)id == s->trace->sched_change)
+		s->pid = ltt_item_int(&s->item, s->trace->sched_in);
+	s->last_ts = ts;
+	s->pos += hdr + s->item.size;
+	s->n_decoded++;
+	return 0;
+}
+
+void stream_advance(struct stream *s)
+{
+	s->item.file = s->file;
+	while (!s->done) {
+		if (!s->in_packet) {
+			if (s->pos >= s->size) {
+				s->done = true;
+				return;
+			}
+			switch (stream_open_packet(s)) {
+			case 1:
+				return;
+			case -1:
+				return;
+			}
+		}
+		if (s->pos >= s->content_end) {
+			if (stream_close_packet(s))
+				return;
+			continue;
+		}
+		stream_decode(s);
+		return;
+	}
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fixture traces (see fixtures.h), made with the test-only writer.
+ */
+#include <stdio.h>
+
+#include "fixtures.h"
+#include "writer.h"
+
+#define EV(cpu, ts, name, ...)						\
+	do {								\
+		const int64_t f_[] = { __VA_ARGS__ };			\
+		if (fx_event(w, cpu, ts, name, f_, NULL))		\
+			return -1;					\
+	} while (0)
+#define EV_STR(cpu, ts, name, str, ...)					\
+	do {								\
+		const int64_t f_[] = { __VA_ARGS__ };			\
+		if (fx_event(w, cpu, ts, name, f_, str))		\
+			return -1;					\
+	} while (0)
+
+#define IP	0x7f0000401000LL
+
+/* cpu0: bash forks the worker, which execs, calls getppid, exits. */
+static int basic_cpu0(struct fx_writer *w)
+{
+	uint64_t t = FX_T0;
+	unsigned int i;
+
+	fx_set_pid(w, 0, 100);
+	EV_STR(0, t, "process_exec", "/bin/bash", 100);
+	EV(0, t + 1000, "syscall_entry", 57, IP);
+	EV(0, t + 2000, "process_fork", 101, 101);
+	EV(0, t + 3000, "syscall_exit", 101);
+	EV(0, t + 4000, "sched_change", 101, 100, 1);
+	EV(0, t + 5000, "syscall_entry", 59, IP);
+	EV_STR(0, t + 6000, "process_exec", "/usr/bin/worker", 101);
+	EV(0, t + 7000, "syscall_exit", 0);
+	for (i = 0; i < FX_GETPPID; i++) {
+		uint64_t c = t + 10000 + i * 1000ULL;
+
+		EV(0, c, "syscall_entry", 110, IP + i);
+		EV(0, c + FX_GETPPID_NS, "syscall_exit", 100);
+	}
+	t += 10000 + (FX_GETPPID - 1) * 1000ULL + FX_GETPPID_NS + FX_PAUSE_NS;
+	EV(0, t, "syscall_entry", 1, IP);
+	EV(0, t + 2000, "syscall_exit", 5);
+	EV(0, t + 3000, "syscall_entry", 60, IP);
+	EV(0, t + 4000, "process_exit", 101, 0);
+	EV(0, t + 5000, "sched_change", 100, 101, 0x80);
+	return 0;
+}
+
+/* cpu1: init wakes from idle, reads, sleeps; a flush in between. */
+static int basic_cpu1(struct fx_writer *w)
+{
+	uint64_t t = FX_T0;
+	unsigned int i;
+
+	fx_set_pid(w, 1, 0);
+	EV(1, t + 500, "sched_change", 1, 0, 0);
+	for (i = 0; i < FX_READS; i++) {
+		uint64_t c = t + 1000 + i * 10000ULL;
+
+		if (i == FX_READS / 2 && fx_flush(w, 1, c - 10))
+			return -1;
+		EV(1, c, "syscall_entry", 0, IP);
+		EV(1, c + FX_READ_NS, "syscall_exit", 4096);
+	}
+	EV(1, t + 1000 + FX_READS * 10000ULL, "sched_change", 0, 1, 1);
+	return 0;
+}
+
+int fx_make_basic(const char *dir)
+{
+	struct ltt_registry reg;
+	struct fx_writer w;
+
+	if (fx_registry(&reg) ||
+	    fx_open(&w, dir, &reg, 2, 4096, FX_CLOCK_OFFSET) ||
+	    basic_cpu0(&w) || basic_cpu1(&w))
+		return -1;
+	return fx_close(&w, FX_T0 + 100000000ULL);
+}
+
+int fx_make_lossy(const char *dir)
+{
+	struct ltt_registry reg;
+	struct fx_writer wr, *w = &wr;
+	uint64_t t = FX_T0;
+
+	if (fx_registry(&reg) || fx_registry_add_custom(&reg, FX_LOSSY_CUSTOM) ||
+	    fx_open(w, dir, &reg, 1, 4096, FX_CLOCK_OFFSET))
+		return -1;
+	fx_set_pid(w, 0, 300);
+	EV(0, t, "custom_0", 1);
+	EV(0, t + 100, "custom_125", 125);
+	EV_STR(0, t + 200, "process_exec", FX_LOSSY_STRING, 300);
+	if (fx_lose(w, 0, t + 300, FX_LOSSY_LOST1))
+		return -1;
+	EV(0, t + 1000, "syscall_entry", 39, IP);
+	EV(0, t + 2000, "syscall_exit", 300);
+	if (fx_overwrite(w, 0, t + 3000, FX_LOSSY_GAP, FX_LOSSY_GAP_EVENTS))
+		return -1;
+	EV(0, t + 4000, "custom_129", 0xffffffffLL);
+	EV(0, t + 5000, "syscall_entry", 39, IP);
+	EV(0, t + 6000, "syscall_exit", 300);
+	return fx_close(w, t + 7000);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fixture traces: what they hold, for the tests to check.
+ *
+ *  basic:  2 CPUs.  cpu0: bash (100) forks worker (101), which execs
+ *	    /usr/bin/worker, makes FX_GETPPID getppid calls, a write after
+ *	    a 50 ms pause (extended record header) and exits.  cpu1: init
+ *	    (1) runs after idle and makes FX_READS reads.  No loss.
+ *  lossy:  1 CPU, flight-recorder style: events dropped, packets
+ *	    overwritten, custom events with ids past 126 (extended headers),
+ *	    a string that needs escaping.
+ */
+#ifndef LTT_TESTS_FIXTURES_H
+#define LTT_TESTS_FIXTURES_H
+
+#include <stdint.h>
+
+#define FX_CLOCK_OFFSET		1764460800000000000LL	/* 2025-11-30 00:00 UTC */
+#define FX_T0			1000000000ULL		/* 1 s of uptime */
+
+#define FX_GETPPID		200	/* calls, 500 ns each, by 101 */
+#define FX_GETPPID_NS		500
+#define FX_READS		50	/* calls, 3000 ns each, by 1 */
+#define FX_READ_NS		3000
+#define FX_PAUSE_NS		50000000ULL
+
+/*
+ * basic, counted: syscall entries fork, execve, getppid x FX_GETPPID,
+ * write, exit (which has no exit record) on cpu0 and FX_READS reads on
+ * cpu1; two sched_change per CPU; two exec, one fork, one exit.
+ */
+#define FX_BASIC_ENTRIES	(4 + FX_GETPPID + 1 + FX_READS)
+#define FX_BASIC_EXITS		(FX_BASIC_ENTRIES - 1)
+#define FX_BASIC_SCHED		4
+#define FX_BASIC_EVENTS		(FX_BASIC_ENTRIES + FX_BASIC_EXITS + \
+				 FX_BASIC_SCHED + 4)
+/* CPU time from sched_change, from each CPU's first event */
+#define FX_CPU_BASH		4000ULL
+#define FX_CPU_WORKER		(209500ULL + FX_PAUSE_NS + 5000 - 4000)
+#define FX_CPU_INIT		500500ULL
+
+/* lossy: 8 events, 2 lost ranges */
+#define FX_LOSSY_EVENTS		8
+#define FX_LOSSY_LOST1		7	/* dropped events */
+#define FX_LOSSY_GAP		3	/* overwritten packets ... */
+#define FX_LOSSY_GAP_EVENTS	10	/* ... of this many events each */
+#define FX_LOSSY_CUSTOM		130	/* custom events in the registry */
+#define FX_LOSSY_STRING		"we\"ird\\name\n"
+
+int fx_make_basic(const char *dir);
+int fx_make_lossy(const char *dir);
+
+#endif /* LTT_TESTS_FIXTURES_H */
