@@ -72,4 +72,136 @@ enum ltt_event_id {
 #undef LTT_EVENT
 #undef LTT_EVENT_STR
 
+/*
+ * Direct hooks, for events that have no tracepoint: one line in the code
+ * they trace, costing a patched-out branch while no session records.
+ */
+#ifdef CONFIG_LTT
+#include <linux/jump_label.h>
+
+DECLARE_STATIC_KEY_FALSE(ltt_hooks_key);
+
+static __always_inline bool ltt_hooks_enabled(void)
+{
+	return static_branch_unlikely(&ltt_hooks_key);
+}
+#else
+static __always_inline bool ltt_hooks_enabled(void)
+{
+	return false;
+}
+#endif
+
+/* A trap or exception reached its C handler; @ip is where it happened. */
+static __always_inline void ltt_trap_entry(unsigned int trap, unsigned long ip)
+{
+	if (ltt_hooks_enabled()) {
+		struct ltt_rec_trap_entry rec = { .trap = trap, .ip = ip };
+
+		ltt_log_trap_entry(&rec);
+	}
+}
+
+static __always_inline void ltt_trap_exit(void)
+{
+	if (ltt_hooks_enabled()) {
+		struct ltt_rec_trap_exit rec = {};
+
+		ltt_log_trap_exit(&rec);
+	}
+}
+
+/* The tick, from update_process_times(). */
+static __always_inline void ltt_timer_tick(void)
+{
+	if (ltt_hooks_enabled()) {
+		struct ltt_rec_timer_tick rec = {};
+
+		ltt_log_timer_tick(&rec);
+	}
+}
+
+static __always_inline void ltt_schedule_timeout(long timeout)
+{
+	if (ltt_hooks_enabled()) {
+		struct ltt_rec_timer_schedule_timeout rec = {
+			.timeout = timeout,
+		};
+
+		ltt_log_timer_schedule_timeout(&rec);
+	}
+}
+
+/* A kernel thread starts running @func, from kthread(). */
+static __always_inline void ltt_kthread(pid_t pid, const void *func)
+{
+	if (ltt_hooks_enabled()) {
+		struct ltt_rec_process_kthread rec = {
+			.pid = pid,
+			.func = (unsigned long)func,
+		};
+
+		ltt_log_process_kthread(&rec);
+	}
+}
+
+/* A task waits for a locked buffer_head (its I/O) ... */
+static __always_inline void ltt_buffer_wait_start(void)
+{
+	if (ltt_hooks_enabled()) {
+		struct ltt_rec_fs_buffer_wait_start rec = {};
+
+		ltt_log_fs_buffer_wait_start(&rec);
+	}
+}
+
+/* ... and has it. */
+static __always_inline void ltt_buffer_wait_end(void)
+{
+	if (ltt_hooks_enabled()) {
+		struct ltt_rec_fs_buffer_wait_end rec = {};
+
+		ltt_log_fs_buffer_wait_end(&rec);
+	}
+}
+
+/* A task waits on a page (folio) bit, its I/O or its lock ... */
+static __always_inline void ltt_page_wait_start(void)
+{
+	if (ltt_hooks_enabled()) {
+		struct ltt_rec_mm_page_wait_start rec = {};
+
+		ltt_log_mm_page_wait_start(&rec);
+	}
+}
+
+/* ... and is done waiting. */
+static __always_inline void ltt_page_wait_end(void)
+{
+	if (ltt_hooks_enabled()) {
+		struct ltt_rec_mm_page_wait_end rec = {};
+
+		ltt_log_mm_page_wait_end(&rec);
+	}
+}
+
+/* A page is read from swap, or written to it. */
+static __always_inline void ltt_swap_in(unsigned long pfn)
+{
+	if (ltt_hooks_enabled()) {
+		struct ltt_rec_mm_swap_in rec = { .pfn = pfn };
+
+		ltt_log_mm_swap_in(&rec);
+	}
+}
+
+static __always_inline void ltt_swap_out(unsigned long pfn)
+{
+	if (ltt_hooks_enabled()) {
+		struct ltt_rec_mm_swap_out rec = { .pfn = pfn };
+
+		ltt_log_mm_swap_out(&rec);
+	}
+}
+
 #endif /* _LINUX_LTT_H */

@@ -67,6 +67,7 @@ struct ltt_session {
 	struct kref ref;
 	struct mutex lock;		/* state changes and settings */
 	int state;			/* enum ltt_session_state */
+	bool armed;			/* counted in the probes' users */
 	unsigned int mode;
 	unsigned int subbuf_size;
 	unsigned int n_subbufs;
@@ -103,6 +104,7 @@ int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
 int ltt_session_status(struct ltt_session *s, struct ltt_status *st,
 		       struct ltt_cpu_status __user *ucpus);
 int ltt_session_buffer_fd(struct ltt_session *s, unsigned int cpu);
+bool ltt_event_enabled(unsigned int id);
 
 /* registry.c */
 int ltt_event_info(struct ltt_event_info *info);
@@ -117,5 +119,15 @@ struct ltt_probe_group {
 extern const struct ltt_probe_group ltt_syscall_probes;
 extern const struct ltt_probe_group ltt_sched_probes;
 extern const struct ltt_probe_group ltt_process_probes;
+extern const struct ltt_probe_group ltt_irq_probes;
+extern const struct ltt_probe_group ltt_timer_probes;
+extern const struct ltt_probe_group ltt_mm_probes;
+extern const struct ltt_probe_group ltt_fs_probes;
+extern const struct ltt_probe_group ltt_socket_probes;
+extern const struct ltt_probe_group ltt_ipc_probes;
+extern const struct ltt_probe_group ltt_net_probes;
+
+/* statedump.c */
+void ltt_statedump(void);
 
 #endif /* _KERNEL_LTT_INTERNAL_H */

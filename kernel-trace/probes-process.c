@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * LTT probes on process life: fork or clone, exec, exit.
+ * LTT probes on process life: fork or clone, exec, exit, wait, signals.
+ * Kernel thread creation has no tracepoint and is a direct hook
+ * (<linux/ltt.h>).
  */
 #include <linux/binfmts.h>
 #include <linux/mm_types.h>
 #include <linux/sched.h>
 #include <trace/events/sched.h>
+#include <trace/events/signal.h>
 
 #include "internal.h"
 
@@ -38,6 +41,21 @@ static void ltt_probe_exit(void *data, struct task_struct *p)
 	ltt_log_process_exit(&rec);
 }
 
+static void ltt_probe_wait(void *data, struct pid *pid)
+{
+	struct ltt_rec_process_wait rec = { .pid = pid ? pid_nr(pid) : -1 };
+
+	ltt_log_process_wait(&rec);
+}
+
+static void ltt_probe_signal(void *data, int sig, struct kernel_siginfo *info,
+			     struct task_struct *task, int group, int result)
+{
+	struct ltt_rec_process_signal rec = { .sig = sig, .pid = task->pid };
+
+	ltt_log_process_signal(&rec);
+}
+
 static int ltt_process_attach(void)
 {
 	int ret;
@@ -51,8 +69,18 @@ static int ltt_process_attach(void)
 	ret = register_trace_sched_process_exit(ltt_probe_exit, NULL);
 	if (ret)
 		goto no_exit;
+	ret = register_trace_sched_process_wait(ltt_probe_wait, NULL);
+	if (ret)
+		goto no_wait;
+	ret = register_trace_signal_generate(ltt_probe_signal, NULL);
+	if (ret)
+		goto no_signal;
 	return 0;
 
+no_signal:
+	unregister_trace_sched_process_wait(ltt_probe_wait, NULL);
+no_wait:
+	unregister_trace_sched_process_exit(ltt_probe_exit, NULL);
 no_exit:
 	unregister_trace_sched_process_exec(ltt_probe_exec, NULL);
 no_exec:
@@ -62,6 +90,8 @@ no_exec:
 
 static void ltt_process_detach(void)
 {
+	unregister_trace_signal_generate(ltt_probe_signal, NULL);
+	unregister_trace_sched_process_wait(ltt_probe_wait, NULL);
 	unregister_trace_sched_process_exit(ltt_probe_exit, NULL);
 	unregister_trace_sched_process_exec(ltt_probe_exec, NULL);
 	unregister_trace_sched_process_fork(ltt_probe_fork, NULL);

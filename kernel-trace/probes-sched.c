@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * LTT probes on the scheduler: which task leaves a CPU and which comes in.
+ * LTT probes on the scheduler: which task leaves a CPU and which comes in,
+ * and which is woken.
  */
 #include <linux/mm_types.h>
 #include <linux/sched.h>
@@ -24,13 +25,33 @@ static void ltt_probe_sched_switch(void *data, bool preempt,
 	__ltt_write(LTT_EV_sched_change, &rec, sizeof(rec), NULL, next->pid);
 }
 
+/* At sched_waking the task still has the state it is woken from. */
+static void ltt_probe_sched_waking(void *data, struct task_struct *p)
+{
+	struct ltt_rec_process_wakeup rec = {
+		.pid = p->pid,
+		.state = READ_ONCE(p->__state),
+	};
+
+	ltt_log_process_wakeup(&rec);
+}
+
 static int ltt_sched_attach(void)
 {
-	return register_trace_sched_switch(ltt_probe_sched_switch, NULL);
+	int ret;
+
+	ret = register_trace_sched_switch(ltt_probe_sched_switch, NULL);
+	if (ret)
+		return ret;
+	ret = register_trace_sched_waking(ltt_probe_sched_waking, NULL);
+	if (ret)
+		unregister_trace_sched_switch(ltt_probe_sched_switch, NULL);
+	return ret;
 }
 
 static void ltt_sched_detach(void)
 {
+	unregister_trace_sched_waking(ltt_probe_sched_waking, NULL);
 	unregister_trace_sched_switch(ltt_probe_sched_switch, NULL);
 }
 

@@ -22,13 +22,31 @@
 
 struct ltt_session __rcu *ltt_current;
 
-/* Serialises starting and stopping: ltt_current has one owner. */
+/* Turns the direct hooks of <linux/ltt.h> on while a session records. */
+DEFINE_STATIC_KEY_FALSE(ltt_hooks_key);
+
+/*
+ * Serialises starting and stopping (ltt_current has one owner), and
+ * attaching and detaching the probes.
+ */
 static DEFINE_MUTEX(ltt_record_lock);
+
+/* Sessions that exist: the probes are attached while there is one. */
+static unsigned int ltt_armed;
 
 static const struct ltt_probe_group *const ltt_groups[] = {
 	&ltt_syscall_probes,
 	&ltt_sched_probes,
 	&ltt_process_probes,
+	&ltt_irq_probes,
+	&ltt_timer_probes,
+	&ltt_mm_probes,
+	&ltt_fs_probes,
+	&ltt_ipc_probes,
+#ifdef CONFIG_NET
+	&ltt_socket_probes,
+	&ltt_net_probes,
+#endif
 };
 
 /* Do the current task, or @also, pass the session's pid filter? */
@@ -45,6 +63,22 @@ static __always_inline bool ltt_pid_match(struct ltt_session *s, pid_t also)
 		    (also && set->pids[i] == also))
 			return true;
 	return false;
+}
+
+/**
+ * ltt_event_enabled - would an event of this id be recorded now?
+ * @id: the event id
+ *
+ * Lets a probe skip costly work (copying a name from user space) for an
+ * event that is masked off.
+ */
+bool ltt_event_enabled(unsigned int id)
+{
+	struct ltt_session *s;
+
+	guard(preempt_notrace)();
+	s = rcu_dereference_sched(ltt_current);
+	return s && test_bit(id, s->mask);
 }
 
 /**
@@ -77,10 +111,15 @@ void __ltt_write(unsigned int id, const void *rec, unsigned int len,
 	ltt_buf_write(buf, id, rec, len, str, slen);
 }
 
+static void ltt_disarm(void);
+
 static void ltt_session_free(struct kref *ref)
 {
 	struct ltt_session *s = container_of(ref, struct ltt_session, ref);
 	unsigned int cpu;
+
+	if (s->armed)
+		ltt_disarm();
 
 	for (cpu = 0; s->bufs && cpu < nr_cpu_ids; cpu++)
 		if (s->bufs[cpu])
@@ -105,15 +144,50 @@ static void ltt_detach(unsigned int n)
 		ltt_groups[n]->detach();
 }
 
+/*
+ * Attach the probes and turn the hooks on for the first session that is
+ * made; they stay while sessions exist, so that starting and stopping
+ * does not patch kernel text.
+ */
+static int ltt_arm(void)
+{
+	unsigned int n;
+	int ret;
+
+	guard(mutex)(&ltt_record_lock);
+	if (ltt_armed++)
+		return 0;
+	for (n = 0; n < ARRAY_SIZE(ltt_groups); n++) {
+		ret = ltt_groups[n]->attach();
+		if (ret) {
+			ltt_detach(n);
+			tracepoint_synchronize_unregister();
+			ltt_armed--;
+			return ret;
+		}
+	}
+	static_branch_enable(&ltt_hooks_key);
+	return 0;
+}
+
+/* And take them away with the last session. */
+static void ltt_disarm(void)
+{
+	guard(mutex)(&ltt_record_lock);
+	if (--ltt_armed)
+		return;
+	static_branch_disable(&ltt_hooks_key);
+	ltt_detach(ARRAY_SIZE(ltt_groups));
+	tracepoint_synchronize_unregister();
+}
+
 /* Stop recording @s; both locks held. */
 static void __ltt_session_stop(struct ltt_session *s)
 {
 	unsigned int cpu;
 
 	RCU_INIT_POINTER(ltt_current, NULL);
-	ltt_detach(ARRAY_SIZE(ltt_groups));
-	/* No probe, and no direct hook under preempt_disable, still runs. */
-	tracepoint_synchronize_unregister();
+	/* No probe or hook, all under preempt_disable, still writes. */
 	synchronize_rcu();
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (s->bufs[cpu])
@@ -126,14 +200,12 @@ static void __ltt_session_stop(struct ltt_session *s)
  * ltt_session_start - start recording
  * @s: the session
  *
- * Returns 0, -EBUSY when a session is already recording (or, in overwrite
- * mode, a reader holds a packet), or the error of a probe that would not
- * attach.
+ * Returns 0, or -EBUSY when a session is already recording (or, in
+ * overwrite mode, a reader holds a packet).
  */
 int ltt_session_start(struct ltt_session *s)
 {
-	unsigned int cpu, n;
-	int ret = 0;
+	unsigned int cpu;
 
 	guard(mutex)(&ltt_record_lock);
 	guard(mutex)(&s->lock);
@@ -143,14 +215,6 @@ int ltt_session_start(struct ltt_session *s)
 		if (s->bufs[cpu] && s->bufs[cpu]->held && s->bufs[cpu]->overwrite)
 			return -EBUSY;
 
-	for (n = 0; n < ARRAY_SIZE(ltt_groups); n++) {
-		ret = ltt_groups[n]->attach();
-		if (ret) {
-			ltt_detach(n);
-			tracepoint_synchronize_unregister();
-			return ret;
-		}
-	}
 	/* Pairs with smp_load_acquire() in lb_poll(). */
 	smp_store_release(&s->state, LTT_SESSION_RECORDING);
 	rcu_assign_pointer(ltt_current, s);
@@ -160,6 +224,8 @@ int ltt_session_start(struct ltt_session *s)
 		if (s->bufs[cpu])
 			ltt_buf_start(s->bufs[cpu]);
 	cpus_read_unlock();
+
+	ltt_statedump();
 	return 0;
 }
 
@@ -421,6 +487,12 @@ int ltt_session_create(const struct ltt_create *attr)
 	}
 	cpus_read_unlock();
 
+	ret = ltt_arm();
+	if (ret) {
+		ltt_session_put(s);
+		return ret;
+	}
+	s->armed = true;
 	ret = anon_inode_getfd("[ltt-session]", &ltt_session_fops, s,
 			       O_RDWR | O_CLOEXEC);
 	if (ret < 0)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Cross-compile kernel/ltt and the syscall tables of every architecture
+# Cross-compile kernel/ltt, the syscall tables and the trap hooks of
+# every architecture
 # the series wires up, with Debian's cross compilers:
 #
 #   scripts/cross.sh [ARCH...]     default: all of them
@@ -14,12 +15,12 @@ source "$(dirname "$0")/lib.sh"
 
 # name  ARCH  CROSS_COMPILE  extra config  objects to build
 TARGETS=(
-	"i386|i386|i686-linux-gnu-|CONFIG_X86_32=y|arch/x86/entry/syscall_32.o"
-	"powerpc|powerpc|powerpc-linux-gnu-||arch/powerpc/kernel/systbl.o"
-	"sh|sh|sh4-linux-gnu-|CONFIG_CPU_SUBTYPE_SH7751R=y CONFIG_MMU=y|arch/sh/kernel/syscalls_32.o"
-	"s390|s390|s390x-linux-gnu-||arch/s390/kernel/syscall.o"
-	"mips|mips|mips-linux-gnu-|CONFIG_64BIT=y CONFIG_CPU_MIPS64_R2=y CONFIG_MIPS32_O32=y CONFIG_MIPS32_N32=y|arch/mips/kernel/scall64-n64.o arch/mips/kernel/scall64-n32.o arch/mips/kernel/scall64-o32.o"
-	"arm|arm|arm-linux-gnueabihf-|CONFIG_MMU=y CONFIG_ARCH_MULTI_V7=y CONFIG_ARCH_VIRT=y|arch/arm/kernel/entry-common.o"
+	"i386|i386|i686-linux-gnu-|CONFIG_X86_32=y|arch/x86/entry/syscall_32.o arch/x86/mm/fault.o arch/x86/kernel/traps.o"
+	"powerpc|powerpc|powerpc-linux-gnu-||arch/powerpc/kernel/systbl.o arch/powerpc/mm/fault.o"
+	"sh|sh|sh4-linux-gnu-|CONFIG_CPU_SUBTYPE_SH7751R=y CONFIG_MMU=y|arch/sh/kernel/syscalls_32.o arch/sh/mm/fault.o"
+	"s390|s390|s390x-linux-gnu-||arch/s390/kernel/syscall.o arch/s390/mm/fault.o"
+	"mips|mips|mips-linux-gnu-|CONFIG_64BIT=y CONFIG_CPU_MIPS64_R2=y CONFIG_MIPS32_O32=y CONFIG_MIPS32_N32=y|arch/mips/kernel/scall64-n64.o arch/mips/kernel/scall64-n32.o arch/mips/kernel/scall64-o32.o arch/mips/mm/fault.o"
+	"arm|arm|arm-linux-gnueabihf-|CONFIG_MMU=y CONFIG_ARCH_MULTI_V7=y CONFIG_ARCH_VIRT=y|arch/arm/kernel/entry-common.o arch/arm/mm/fault.o"
 )
 
 cross_one() {
@@ -42,7 +43,8 @@ cross_one() {
 	grep -q '^CONFIG_LTT=y' "$obj/.config" ||
 		die "$name: CONFIG_LTT did not survive olddefconfig (see $obj/.config)"
 	# shellcheck disable=SC2086
-	if ! "${mk[@]}" kernel/ltt/ kernel/sys_ni.o $objs; then
+	if ! "${mk[@]}" kernel/ltt/ kernel/sys_ni.o kernel/time/timer.o \
+		kernel/kthread.o mm/filemap.o $objs; then
 		log "$name: FAILED"
 		return 1
 	fi

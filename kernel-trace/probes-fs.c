@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LTT file-system events, derived from the system calls that make them:
+ * the fd and byte counts are what the calls return, the file name what
+ * open() was given.  select() and poll() are recorded at entry, with the
+ * timeout asked for (the kernel rewrites it with the time left).  Only
+ * native system calls are decoded, not compat ones.
+ *
+ * Buffer waits have no tracepoint and are direct hooks (<linux/ltt.h>).
+ */
+#include <linux/compat.h>
+#include <linux/poll.h>
+#include <linux/ptrace.h>
+#include <linux/time64.h>
+#include <linux/uaccess.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+#include <trace/events/syscalls.h>
+
+#include "internal.h"
+
+static void ltt_fs_open(long ret, const char __user *uname)
+{
+	struct ltt_rec_fs_open rec = { .fd = ret };
+	char name[LTT_STRING_MAX];
+	long len;
+
+	if (!ltt_event_enabled(LTT_EV_fs_open))
+		return;
+	len = strncpy_from_user_nofault(name, uname, sizeof(name));
+	if (len < 0)
+		strscpy(name, "?");
+	rec.trunc = len == sizeof(name);
+	ltt_log_fs_open(&rec, name);
+}
+
+/* A struct timeval or timespec timeout from user space, in us; -1: none. */
+static s64 ltt_user_timeout_us(const void __user *ut, bool timespec)
+{
+	struct __kernel_old_timeval tv;
+	struct __kernel_timespec ts;
+
+	if (!ut)
+		return -1;
+	if (timespec) {
+		if (copy_from_user_nofault(&ts, ut, sizeof(ts)))
+			return -1;
+		return ts.tv_sec * USEC_PER_SEC + ts.tv_nsec / NSEC_PER_USEC;
+	}
+	if (copy_from_user_nofault(&tv, ut, sizeof(tv)))
+		return -1;
+	return tv.tv_sec * USEC_PER_SEC + tv.tv_usec;
+}
+
+static void ltt_fs_select(long nfds, const void __user *ut, bool timespec)
+{
+	struct ltt_rec_fs_select rec = { .nfds = nfds };
+
+	if (!ltt_event_enabled(LTT_EV_fs_select))
+		return;
+	rec.timeout_us = ltt_user_timeout_us(ut, timespec);
+	ltt_log_fs_select(&rec);
+}
+
+static void ltt_fs_poll(long nfds, s64 timeout_ms)
+{
+	struct ltt_rec_fs_poll rec = { .nfds = nfds, .timeout_ms = timeout_ms };
+
+	ltt_log_fs_poll(&rec);
+}
+
+static void ltt_fs_sys_enter(void *data, struct pt_regs *regs, long nr)
+{
+	unsigned long a[6];
+	s64 us;
+
+	if (in_compat_syscall())
+		return;
+	syscall_get_arguments(current, regs, a);
+	switch (nr) {
+#ifdef __NR_select
+	case __NR_select:
+		ltt_fs_select(a[0], (const void __user *)a[4], false);
+		break;
+#endif
+	case __NR_pselect6:
+		ltt_fs_select(a[0], (const void __user *)a[4], true);
+		break;
+#ifdef __NR_poll
+	case __NR_poll:
+		ltt_fs_poll(a[1], (int)a[2]);
+		break;
+#endif
+	case __NR_ppoll:
+		us = ltt_user_timeout_us((const void __user *)a[2], true);
+		ltt_fs_poll(a[1], us < 0 ? -1 : us / USEC_PER_MSEC);
+		break;
+	}
+}
+
+static void ltt_fs_read(long fd, long ret)
+{
+	struct ltt_rec_fs_read rec = { .fd = fd, .bytes = ret };
+
+	ltt_log_fs_read(&rec);
+}
+
+static void ltt_fs_write(long fd, long ret)
+{
+	struct ltt_rec_fs_write rec = { .fd = fd, .bytes = ret };
+
+	ltt_log_fs_write(&rec);
+}
+
+static void ltt_fs_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	unsigned long a[6];
+
+	if (in_compat_syscall())
+		return;
+	syscall_get_arguments(current, regs, a);
+	switch (syscall_get_nr(current, regs)) {
+#ifdef __NR_open
+	case __NR_open:
+		ltt_fs_open(ret, (const char __user *)a[0]);
+		break;
+#endif
+#ifdef __NR_creat
+	case __NR_creat:
+		ltt_fs_open(ret, (const char __user *)a[0]);
+		break;
+#endif
+	case __NR_openat:
+	case __NR_openat2:
+		ltt_fs_open(ret, (const char __user *)a[1]);
+		break;
+	case __NR_close: {
+		struct ltt_rec_fs_close rec = { .fd = a[0] };
+
+		ltt_log_fs_close(&rec);
+		break;
+	}
+	case __NR_read:
+	case __NR_pread64:
+	case __NR_readv:
+	case __NR_preadv:
+	case __NR_preadv2:
+		ltt_fs_read(a[0], ret);
+		break;
+	case __NR_write:
+	case __NR_pwrite64:
+	case __NR_writev:
+	case __NR_pwritev:
+	case __NR_pwritev2:
+		ltt_fs_write(a[0], ret);
+		break;
+	case __NR_lseek: {
+		struct ltt_rec_fs_seek rec = { .fd = a[0], .offset = ret };
+
+		ltt_log_fs_seek(&rec);
+		break;
+	}
+	case __NR_ioctl: {
+		struct ltt_rec_fs_ioctl rec = { .fd = a[0], .cmd = a[1] };
+
+		ltt_log_fs_ioctl(&rec);
+		break;
+	}
+	}
+}
+
+static int ltt_fs_attach(void)
+{
+	int ret;
+
+	ret = register_trace_sys_enter(ltt_fs_sys_enter, NULL);
+	if (ret)
+		return ret;
+	ret = register_trace_sys_exit(ltt_fs_sys_exit, NULL);
+	if (ret)
+		unregister_trace_sys_enter(ltt_fs_sys_enter, NULL);
+	return ret;
+}
+
+static void ltt_fs_detach(void)
+{
+	unregister_trace_sys_exit(ltt_fs_sys_exit, NULL);
+	unregister_trace_sys_enter(ltt_fs_sys_enter, NULL);
+}
+
+const struct ltt_probe_group ltt_fs_probes = {
+	.name	= "fs",
+	.attach	= ltt_fs_attach,
+	.detach	= ltt_fs_detach,
+};

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LTT socket events: socket calls and creation, derived from the system
+ * calls (native ones only), and bytes sent and received, from the sock
+ * tracepoints.
+ */
+#include <linux/compat.h>
+#include <linux/net.h>
+#include <linux/ptrace.h>
+#include <net/sock.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+#include <trace/events/sock.h>
+#include <trace/events/syscalls.h>
+
+#include "internal.h"
+
+/* The SYS_* call of <linux/net.h> a system call makes, or 0. */
+static unsigned int ltt_socket_call(long nr)
+{
+	switch (nr) {
+	case __NR_bind:		return SYS_BIND;
+	case __NR_connect:	return SYS_CONNECT;
+	case __NR_listen:	return SYS_LISTEN;
+#ifdef __NR_accept
+	case __NR_accept:	return SYS_ACCEPT;
+#endif
+	case __NR_accept4:	return SYS_ACCEPT4;
+	case __NR_getsockname:	return SYS_GETSOCKNAME;
+	case __NR_getpeername:	return SYS_GETPEERNAME;
+	case __NR_socketpair:	return SYS_SOCKETPAIR;
+	case __NR_sendto:	return SYS_SENDTO;
+	case __NR_recvfrom:	return SYS_RECVFROM;
+	case __NR_shutdown:	return SYS_SHUTDOWN;
+	case __NR_setsockopt:	return SYS_SETSOCKOPT;
+	case __NR_getsockopt:	return SYS_GETSOCKOPT;
+	case __NR_sendmsg:	return SYS_SENDMSG;
+	case __NR_recvmsg:	return SYS_RECVMSG;
+	case __NR_sendmmsg:	return SYS_SENDMMSG;
+#ifdef __NR_recvmmsg
+	case __NR_recvmmsg:	return SYS_RECVMMSG;
+#endif
+	}
+	return 0;
+}
+
+static void ltt_socket_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	long nr = syscall_get_nr(current, regs);
+	unsigned long a[6];
+	unsigned int call;
+
+	if (in_compat_syscall())
+		return;
+	syscall_get_arguments(current, regs, a);
+	if (nr == __NR_socket) {
+		struct ltt_rec_socket_create rec = {
+			.type = a[1] & SOCK_TYPE_MASK,
+			.fd = ret,
+		};
+
+		ltt_log_socket_create(&rec);
+		return;
+	}
+	call = ltt_socket_call(nr);
+	if (call) {
+		struct ltt_rec_socket_call rec = { .call = call, .fd = a[0] };
+
+		ltt_log_socket_call(&rec);
+	}
+}
+
+static void ltt_probe_send(void *data, struct sock *sk, int ret, int flags)
+{
+	struct ltt_rec_socket_send rec = { .type = sk->sk_type, .bytes = ret };
+
+	ltt_log_socket_send(&rec);
+}
+
+static void ltt_probe_recv(void *data, struct sock *sk, int ret, int flags)
+{
+	struct ltt_rec_socket_receive rec = {
+		.type = sk->sk_type,
+		.bytes = ret,
+	};
+
+	ltt_log_socket_receive(&rec);
+}
+
+static int ltt_socket_attach(void)
+{
+	int ret;
+
+	ret = register_trace_sys_exit(ltt_socket_sys_exit, NULL);
+	if (ret)
+		return ret;
+	ret = register_trace_sock_send_length(ltt_probe_send, NULL);
+	if (ret)
+		goto no_send;
+	ret = register_trace_sock_recv_length(ltt_probe_recv, NULL);
+	if (ret)
+		goto no_recv;
+	return 0;
+
+no_recv:
+	unregister_trace_sock_send_length(ltt_probe_send, NULL);
+no_send:
+	unregister_trace_sys_exit(ltt_socket_sys_exit, NULL);
+	return ret;
+}
+
+static void ltt_socket_detach(void)
+{
+	unregister_trace_sock_recv_length(ltt_probe_recv, NULL);
+	unregister_trace_sock_send_length(ltt_probe_send, NULL);
+	unregister_trace_sys_exit(ltt_socket_sys_exit, NULL);
+}
+
+const struct ltt_probe_group ltt_socket_probes = {
+	.name	= "socket",
+	.attach	= ltt_socket_attach,
+	.detach	= ltt_socket_detach,
+};
