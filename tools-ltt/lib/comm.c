@@ -58,6 +58,7 @@ static int comm_grow(struct comm_table *c)
 static void comm_set(struct comm_table *c, int32_t pid, const char *name)
 {
 	struct comm_entry *e;
+	size_t i;
 
 	if (2 * (c->used + 1) > c->n_slots && comm_grow(c))
 		return;
@@ -67,8 +68,11 @@ static void comm_set(struct comm_table *c, int32_t pid, const char *name)
 		e->pid = pid;
 		c->used++;
 	}
-	strncpy(e->name, name, sizeof(e->name) - 1);
-	e->name[sizeof(e->name) - 1] = '\0';
+	/* Names are for printing: no control character gets through. */
+	for (i = 0; name[i] && i < sizeof(e->name) - 1; i++)
+		e->name[i] = (unsigned char)name[i] < 0x20 ||
+			     name[i] == 0x7f ? '?' : name[i];
+	e->name[i] = '\0';
 }
 
 int comm_init(struct ltt_trace *t)

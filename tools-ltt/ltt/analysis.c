@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The analyses behind `ltt stats`: counts per event type, syscalls by
+ * number and by task, time per syscall of one task, CPU time per task,
+ * lost events.  One pass, no allocation per event.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+static int field_of(const struct ltt_registry *reg, int id, const char *name)
+{
+	int f;
+
+	if (id < 0)
+		return -1;
+	f = ltt_event_field_index(&reg->events[id], name);
+	if (f >= 0 && reg->events[id].fields[f].type == LTT_TYPE_STRING)
+		return -1;
+	return f;
+}
+
+int stats_init(struct stats *st, const struct ltt_registry *reg, int32_t pid)
+{
+	memset(st, 0, sizeof(*st));
+	st->reg = reg;
+	st->id_entry = ltt_registry_find(reg, "syscall_entry");
+	st->id_exit = ltt_registry_find(reg, "syscall_exit");
+	st->id_sched = ltt_registry_find(reg, "sched_change");
+	st->f_entry_id = field_of(reg, st->id_entry, "id");
+	st->f_sched_in = field_of(reg, st->id_sched, "in");
+	if (st->f_entry_id < 0)
+		st->id_entry = -1;
+	if (st->f_sched_in < 0)
+		st->id_sched = -1;
+	st->per_event = calloc(reg->n_events ? reg->n_events : 1,
+			       sizeof(*st->per_event));
+	st->hash_size = 1024;
+	st->hash = calloc(st->hash_size, sizeof(*st->hash));
+	if (!st->per_event || !st->hash)
+		return -1;
+	st->track_pid = pid >= 0;
+	st->pid = pid;
+	return 0;
+}
+
+void stats_free(struct stats *st)
+{
+	free(st->per_event);
+	free(st->procs);
+	free(st->hash);
+	memset(st, 0, sizeof(*st));
+}
+
+static uint32_t pid_hash(int32_t pid, uint32_t size)
+{
+	return ((uint32_t)pid * 2654435761U) & (size - 1);
+}
+
+static int stats_rehash(struct stats *st)
+{
+	uint32_t size = st->hash_size * 2, i, h;
+	uint32_t *hash = calloc(size, sizeof(*hash));
+
+	if (!hash)
+		return -1;
+	for (i = 0; i < st->n_procs; i++) {
+		for (h = pid_hash(st->procs[i].pid, size); hash[h];
+		     h = (h + 1) & (size - 1))
+			;
+		hash[h] = i + 1;
+	}
+	free(st->hash);
+	st->hash = hash;
+	st->hash_size = size;
+	return 0;
+}
+
+/* The index of task @pid, added if new; UINT32_MAX without memory. */
+static uint32_t stats_proc_index(struct stats *st, int32_t pid)
+{
+	uint32_t h, mask = st->hash_size - 1;
+
+	for (h = pid_hash(pid, st->hash_size); st->hash[h]; h = (h + 1) & mask)
+		if (st->procs[st->hash[h] - 1].pid == pid)
+			return st->hash[h] - 1;
+	if (st->n_procs == st->cap_procs) {
+		uint32_t cap = st->cap_procs ? 2 * st->cap_procs : 256;
+		struct proc *p = realloc(st->procs, cap * sizeof(*p));
+
+		if (!p)
+			return UINT32_MAX;
+		st->procs = p;
+		st->cap_procs = cap;
+	}
+	memset(&st->procs[st->n_procs], 0, sizeof(st->procs[0]));
+	st->procs[st->n_procs].pid = pid;
+	st->hash[h] = ++st->n_procs;
+	if (2 * st->n_procs > st->hash_size && stats_rehash(st))
+		return UINT32_MAX;
+	return st->n_procs - 1;
+}
+
+const struct proc *stats_proc(const struct stats *st, int32_t pid)
+{
+	uint32_t h, mask = st->hash_size - 1;
+
+	for (h = pid_hash(pid, st->hash_size); st->hash[h]; h = (h + 1) & mask)
+		if (st->procs[st->hash[h] - 1].pid == pid)
+			return &st->procs[st->hash[h] - 1];
+	return NULL;
+}
+
+/* The running task of @c, through a one-entry cache per CPU. */
+static struct proc *stats_running(struct stats *st, struct stats_cpu *c,
+				  int32_t pid)
+{
+	if (c->proc_pid != pid || !c->proc) {
+		uint32_t i = stats_proc_index(st, pid);
+
+		if (i == UINT32_MAX)
+			return NULL;
+		c->proc = i + 1;
+		c->proc_pid = pid;
+	}
+	return &st->procs[c->proc - 1];
+}
+
+static void stats_syscall_time(struct stats *st, const struct ltt_item *it,
+			       bool entry)
+{
+	struct syscall_time *t;
+	uint64_t d;
+
+	if (it->pid != st->pid)
+		return;
+	if (entry) {
+		if (st->pending)
+			st->unfinished++;
+		st->pending = true;
+		st->pending_nr = ltt_item_raw(it, st->f_entry_id);
+		st->pending_ts = it->ts;
+		return;
+	}
+	if (!st->pending)
+		return;
+	st->pending = false;
+	if (st->pending_nr >= STATS_SYSCALLS)
+		return;
+	t = &st->times[st->pending_nr];
+	d = it->ts - st->pending_ts;
+	if (!t->count || d < t->min_ns)
+		t->min_ns = d;
+	if (d > t->max_ns)
+		t->max_ns = d;
+	t->count++;
+	t->total_ns += d;
+}
+
+/* CPU time: the running task gets the time since the last switch. */
+static void stats_switch(struct stats *st, struct stats_cpu *c,
+			 struct proc *out, const struct ltt_item *it)
+{
+	if (out)
+		out->cpu_ns += it->ts - c->since;
+	c->since = it->ts;
+	c->pid = ltt_item_int(it, st->f_sched_in);
+}
+
+static void stats_lost(struct stats *st, const struct ltt_item *it)
+{
+	st->lost_events += it->lost_events;
+	st->lost_packets += it->lost_packets;
+	if (it->cpu < STATS_CPUS) {
+		st->cpu[it->cpu].lost_events += it->lost_events;
+		st->cpu[it->cpu].lost_packets += it->lost_packets;
+		if (it->cpu >= st->max_cpu)
+			st->max_cpu = it->cpu + 1;
+	}
+}
+
+void stats_add(struct stats *st, const struct ltt_item *it)
+{
+	struct stats_cpu *c;
+	struct proc *p;
+	int id;
+
+	if (it->kind == LTT_ITEM_LOST) {
+		stats_lost(st, it);
+		return;
+	}
+	if (!st->events)
+		st->first_ts = it->ts;
+	st->events++;
+	st->last_ts = it->ts;
+	id = it->desc->id;
+	st->per_event[id]++;
+	if (it->cpu >= STATS_CPUS)
+		return;
+	c = &st->cpu[it->cpu];
+	if (!c->seen) {
+		c->seen = true;
+		c->since = it->ts;
+		c->pid = it->pid;
+		if (it->cpu >= st->max_cpu)
+			st->max_cpu = it->cpu + 1;
+	}
+	c->last_ts = it->ts;
+	p = stats_running(st, c, it->pid);
+	if (p)
+		p->events++;
+
+	if (id == st->id_entry) {
+		uint64_t nr = ltt_item_raw(it, st->f_entry_id);
+
+		if (nr < STATS_SYSCALLS)
+			st->syscalls[nr]++;
+		else
+			st->syscalls_other++;
+		if (p)
+			p->syscalls++;
+		if (st->track_pid)
+			stats_syscall_time(st, it, true);
+	} else if (id == st->id_exit) {
+		if (st->track_pid)
+			stats_syscall_time(st, it, false);
+	} else if (id == st->id_sched) {
+		stats_switch(st, c, p, it);
+	}
+}
+
+void stats_finish(struct stats *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->max_cpu; i++) {
+		struct stats_cpu *c = &st->cpu[i];
+		struct proc *p;
+
+		if (!c->seen)
+			continue;
+		p = stats_running(st, c, c->pid);
+		if (p)
+			p->cpu_ns += c->last_ts - c->since;
+		c->since = c->last_ts;
+	}
+	if (st->pending)
+		st->unfinished++;
+	st->pending = false;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The analyses behind `ltt stats`, apart from their printing so that the
+ * tests can check every figure: feed every item of a trace to
+ * stats_add(), then read struct stats.
+ */
+#ifndef LTT_ANALYSIS_H
+#define LTT_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <ltt/ltt.h>
+
+#define STATS_SYSCALLS	1024		/* syscall numbers counted by name */
+#define STATS_CPUS	1024
+
+/* Calls of one system call by the --pid task. */
+struct syscall_time {
+	uint64_t count;
+	uint64_t total_ns;
+	uint64_t min_ns;
+	uint64_t max_ns;
+};
+
+/* One task (pid as the kernel records it: the thread id). */
+struct proc {
+	int32_t pid;
+	uint64_t syscalls;
+	uint64_t events;
+	uint64_t cpu_ns;		/* time on a CPU, from sched_change */
+};
+
+struct stats_cpu {
+	bool seen;
+	int32_t pid;			/* running, as sched_change said */
+	uint64_t since;			/* ... since then */
+	uint64_t last_ts;		/* last event on this CPU */
+	uint64_t lost_events;
+	uint64_t lost_packets;
+	uint32_t proc;			/* proc index cache for pid */
+	int32_t proc_pid;
+};
+
+struct stats {
+	const struct ltt_registry *reg;
+	/* registry ids and field indexes, -1 when absent */
+	int id_entry, id_exit, id_sched;
+	int f_entry_id, f_sched_in;
+
+	uint64_t events;
+	uint64_t first_ts, last_ts;
+	uint64_t *per_event;		/* by event id */
+	uint64_t syscalls[STATS_SYSCALLS];
+	uint64_t syscalls_other;	/* numbers past STATS_SYSCALLS */
+	uint64_t lost_events, lost_packets;
+	unsigned int max_cpu;		/* highest CPU seen, plus one */
+	struct stats_cpu cpu[STATS_CPUS];
+
+	/* tasks: a dense array and a pid -> index hash */
+	struct proc *procs;
+	uint32_t n_procs, cap_procs;
+	uint32_t *hash;			/* index + 1; 0 empty */
+	uint32_t hash_size;
+
+	/* --pid: time per syscall of that task */
+	bool track_pid;
+	int32_t pid;
+	struct syscall_time times[STATS_SYSCALLS];
+	bool pending;			/* an entry waits for its exit */
+	uint32_t pending_nr;
+	uint64_t pending_ts;
+	uint64_t unfinished;		/* entries without an exit */
+};
+
+/* @pid < 0: no per-syscall times. */
+int stats_init(struct stats *st, const struct ltt_registry *reg, int32_t pid);
+void stats_add(struct stats *st, const struct ltt_item *it);
+/* Close the CPU-time intervals still open at each CPU's last event. */
+void stats_finish(struct stats *st);
+void stats_free(struct stats *st);
+/* The task @pid, or NULL. */
+const struct proc *stats_proc(const struct stats *st, int32_t pid);
+
+#endif /* LTT_ANALYSIS_H */

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the subcommands of ltt share: the option parser, messages, time
+ * formats.
+ */
+#ifndef LTT_LTT_CMD_H
+#define LTT_LTT_CMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+#include <ltt/ltt.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* One subcommand: `ltt NAME ...`. */
+struct ltt_subcmd {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
+
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+
+/* One option of a subcommand, for parsing and for --help. */
+struct ltt_opt {
+	int key;			/* returned by opt_next(); a char for -x */
+	const char *name;		/* --name */
+	const char *arg;		/* its argument's name, or NULL */
+	const char *help;
+};
+
+struct opt_parser {
+	const char *cmd;		/* "ltt report" */
+	const char *usage;		/* "[OPTIONS] DIR" */
+	const char *about;		/* a paragraph under the usage */
+	const struct ltt_opt *opts;
+	unsigned int n_opts;
+	char *arg;			/* the current option's argument */
+	int argc;
+	char **argv;
+	int ind;			/* next argv index */
+	/* getopt_long's tables, made from opts */
+	void *longopts;
+	char shortopts[128];
+};
+
+#define OPT_PARSER(c, u, a, o)						\
+	{ .cmd = (c), .usage = (u), .about = (a), .opts = (o),		\
+	  .n_opts = ARRAY_SIZE(o) }
+
+/*
+ * The next option's key, or -1 when the options end (p->ind is then the
+ * first operand).  --help prints the help and exits 0; a bad option
+ * exits 2 with a hint.
+ */
+int opt_next(struct opt_parser *p, int argc, char **argv);
+noreturn void opt_usage_error(const struct opt_parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void opt_help(const struct opt_parser *p);
+
+/* Numbers in options: exit 2 with a message naming @what when bad. */
+uint64_t opt_u64(const struct opt_parser *p, const char *what,
+		 const char *s);
+/* A size with an optional k/K, m/M suffix. */
+uint64_t opt_size(const struct opt_parser *p, const char *what,
+		  const char *s);
+/* Comma-separated pids into @pids (room @max); returns the count. */
+unsigned int opt_pids(const struct opt_parser *p, const char *s,
+		      pid_t *pids, unsigned int max);
+
+/* "ltt CMD: message" on stderr. */
+void warnx_cmd(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Open a trace or exit 1 with the library's message. */
+struct ltt_trace *open_trace_or_die(const char *cmd, const char *dir);
+/* Print the trace's errors on stderr; returns their number. */
+unsigned int print_trace_errors(const char *cmd, const struct ltt_trace *t);
+
+/* "HH:MM:SS.nnnnnnnnn" of wall-clock @ns (local time, or UTC). */
+void format_clock(char *buf, size_t len, int64_t ns, bool utc);
+/* "S.nnnnnnnnn" of a duration or relative time. */
+void format_rel(char *buf, size_t len, int64_t ns);
+/*
+ * Parse a time bound: "1.5" seconds from the trace start, or the wall
+ * clock "HH:MM:SS[.frac]" on the day of @start_real (local or UTC).
+ * Returns trace-clock ns (relative bounds need @start_ts).
+ */
+int parse_time_bound(const char *s, uint64_t start_ts, int64_t offset,
+		     bool utc, uint64_t *out);
+
+#endif /* LTT_LTT_CMD_H */

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ltt: record, print and summarise LTT traces.  One file per subcommand;
+ * this one finds it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ltt.h"
+
+static const struct ltt_subcmd commands[] = {
+	{ "record", "trace the system while a command runs", cmd_record },
+	{ "report", "print a trace, one line per event", cmd_report },
+	{ "stats", "summarise a trace: events, syscalls, CPU time, losses",
+	  cmd_stats },
+};
+
+static void usage(FILE *out)
+{
+	unsigned int i;
+
+	fprintf(out, "usage: ltt [--help] COMMAND [ARGS]\n\ncommands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out, "\n`ltt COMMAND --help` describes a command; ltt(1) has the details.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : NULL;
+	unsigned int i;
+
+	if (!name) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") ||
+	    !strcmp(name, "help")) {
+		if (argc > 2 && strcmp(name, "help") == 0) {
+			char *help_argv[] = { argv[2], "--help", NULL };
+
+			for (i = 0; i < ARRAY_SIZE(commands); i++)
+				if (!strcmp(commands[i].name, argv[2]))
+					return commands[i].run(2, help_argv);
+		}
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "ltt: no command \"%s\"\n\n", name);
+	usage(stderr);
+	return 2;
+}

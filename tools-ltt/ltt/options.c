@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The option parser every subcommand of ltt uses: one table per command
+ * gives getopt_long() its options and --help its text.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ltt.h"
+
+void opt_help(const struct opt_parser *p)
+{
+	unsigned int i;
+
+	printf("usage: %s %s\n\n", p->cmd, p->usage);
+	if (p->about)
+		printf("%s\n\n", p->about);
+	printf("options:\n");
+	for (i = 0; i < p->n_opts; i++) {
+		const struct ltt_opt *o = &p->opts[i];
+		char left[64];
+		int n = 0;
+
+		if (o->key < 128)
+			n = snprintf(left, sizeof(left), "-%c, ", o->key);
+		else
+			n = snprintf(left, sizeof(left), "    ");
+		snprintf(left + n, sizeof(left) - n, "--%s%s%s", o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+		printf("  %-28s %s\n", left, o->help);
+	}
+	printf("  %-28s %s\n", "-h, --help", "show this help");
+}
+
+void opt_usage_error(const struct opt_parser *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", p->cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: %s %s (see `%s --help`)\n", p->cmd, p->usage,
+		p->cmd);
+	exit(2);
+}
+
+/* getopt_long()'s tables from the command's option table. */
+static void opt_build(struct opt_parser *p)
+{
+	struct option *lo = calloc(p->n_opts + 2, sizeof(*lo));
+	unsigned int i, n = 0;
+
+	if (!lo) {
+		fprintf(stderr, "%s: out of memory\n", p->cmd);
+		exit(1);
+	}
+	/* "+": stop at the first operand, so that CMD... keeps its options */
+	p->shortopts[n++] = '+';
+	p->shortopts[n++] = ':';
+	for (i = 0; i < p->n_opts; i++) {
+		const struct ltt_opt *o = &p->opts[i];
+
+		lo[i].name = o->name;
+		lo[i].has_arg = o->arg ? required_argument : no_argument;
+		lo[i].val = o->key;
+		if (o->key < 128 && n + 3 < sizeof(p->shortopts)) {
+			p->shortopts[n++] = o->key;
+			if (o->arg)
+				p->shortopts[n++] = ':';
+		}
+	}
+	lo[i].name = "help";
+	lo[i].val = 'h';
+	p->shortopts[n++] = 'h';
+	p->shortopts[n] = '\0';
+	p->longopts = lo;
+	optind = 1;
+	opterr = 0;
+}
+
+int opt_next(struct opt_parser *p, int argc, char **argv)
+{
+	int c;
+
+	if (!p->longopts)
+		opt_build(p);
+	c = getopt_long(argc, argv, p->shortopts, p->longopts, NULL);
+	p->arg = optarg;
+	p->ind = optind;
+	switch (c) {
+	case -1:
+		free(p->longopts);
+		p->longopts = NULL;
+		return -1;
+	case 'h':
+		opt_help(p);
+		exit(0);
+	case '?':
+		if (optopt && optopt < 128)
+			opt_usage_error(p, "unknown option -%c", optopt);
+		opt_usage_error(p, "unknown option %s", argv[optind - 1]);
+	case ':':
+		opt_usage_error(p, "option %s needs an argument",
+				argv[optind - 1]);
+	}
+	return c;
+}
+
+uint64_t opt_u64(const struct opt_parser *p, const char *what, const char *s)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-')
+		opt_usage_error(p, "%s: \"%s\" is not a number", what, s);
+	return v;
+}
+
+uint64_t opt_size(const struct opt_parser *p, const char *what, const char *s)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *s == '-')
+		opt_usage_error(p, "%s: \"%s\" is not a size", what, s);
+	if (*end == 'k' || *end == 'K')
+		v <<= 10, end++;
+	else if (*end == 'm' || *end == 'M')
+		v <<= 20, end++;
+	if (*end)
+		opt_usage_error(p, "%s: \"%s\" is not a size (N, Nk or NM)",
+				what, s);
+	return v;
+}
+
+unsigned int opt_pids(const struct opt_parser *p, const char *s, pid_t *pids,
+		      unsigned int max)
+{
+	unsigned int n = 0;
+	const char *q = s;
+
+	while (*q) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(q, &end, 10);
+		if (errno || end == q || v < 0 || v > 0x7fffffff ||
+		    (*end && *end != ','))
+			opt_usage_error(p, "\"%s\" is not a list of pids", s);
+		if (n == max)
+			opt_usage_error(p, "at most %u pids", max);
+		pids[n++] = v;
+		q = *end ? end + 1 : end;
+	}
+	if (!n)
+		opt_usage_error(p, "empty pid list");
+	return n;
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ltt report: print a trace, one line per event, in time order.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ltt.h"
+#include "syscalls.h"
+
+enum {
+	OPT_FROM = 256,
+	OPT_TO,
+	OPT_UTC,
+};
+
+static const struct ltt_opt report_opts[] = {
+	{ 'e', "event", "LIST", "only these events (names, prefix*, ids)" },
+	{ 'p', "pid", "PID[,PID]", "only events of these processes" },
+	{ 'c', "cpu", "CPU", "only events of this CPU" },
+	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
+	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
+	{ OPT_UTC, "utc", NULL, "wall-clock time in UTC, not local time" },
+};
+
+#define REPORT_PIDS_MAX	64
+
+struct report {
+	const struct ltt_trace *trace;
+	uint64_t *event_mask;		/* NULL: all */
+	pid_t pids[REPORT_PIDS_MAX];
+	unsigned int n_pids;
+	long cpu;			/* -1: all */
+	const char *from_arg, *to_arg;
+	uint64_t from, to;
+	bool utc;
+	bool started;
+	uint64_t start_ts;
+	int syscall_entry;		/* its id, -1 if none */
+	char *line;			/* stdout's buffer */
+};
+
+static bool report_pid_wanted(const struct report *r, int32_t pid)
+{
+	unsigned int i;
+
+	if (!r->n_pids)
+		return true;
+	for (i = 0; i < r->n_pids; i++)
+		if (r->pids[i] == pid)
+			return true;
+	return false;
+}
+
+static bool report_wanted(const struct report *r, const struct ltt_item *it)
+{
+	if (it->ts < r->from || it->ts > r->to)
+		return false;
+	if (r->cpu >= 0 && it->cpu != (uint32_t)r->cpu)
+		return false;
+	if (it->kind == LTT_ITEM_LOST)
+		return !r->event_mask;
+	if (r->event_mask &&
+	    !(r->event_mask[it->desc->id / 64] & (1ULL << (it->desc->id % 64))))
+		return false;
+	return report_pid_wanted(r, it->pid);
+}
+
+/* The bounds need the trace start: set once the first item is read. */
+static void report_start(struct report *r, const struct ltt_item *first,
+			 const struct opt_parser *p)
+{
+	int64_t offset = ltt_trace_clock_offset(r->trace);
+
+	r->started = true;
+	r->start_ts = first->ts;
+	r->from = 0;
+	r->to = UINT64_MAX;
+	if (r->from_arg && parse_time_bound(r->from_arg, r->start_ts, offset,
+					    r->utc, &r->from))
+		opt_usage_error(p, "--from %s: not seconds or HH:MM:SS[.ns]",
+				r->from_arg);
+	if (r->to_arg && parse_time_bound(r->to_arg, r->start_ts, offset,
+					  r->utc, &r->to))
+		opt_usage_error(p, "--to %s: not seconds or HH:MM:SS[.ns]",
+				r->to_arg);
+}
+
+static void report_fields(const struct report *r, const struct ltt_item *it)
+{
+	const struct ltt_event_desc *d = it->desc;
+	char value[LTT_STRING_MAX * 4 + 8];
+	unsigned int i;
+
+	for (i = 0; i < d->n_fields; i++) {
+		ltt_item_format_field(it, i, value, sizeof(value));
+		printf(" %s=%s", d->fields[i].name, value);
+		if (i == 0 && (int)d->id == r->syscall_entry) {
+			const char *name = ltt_syscall_name(ltt_item_int(it, 0));
+
+			if (name)
+				printf("(%s)", name);
+		}
+	}
+}
+
+static void report_item(const struct report *r, const struct ltt_item *it)
+{
+	int64_t offset = ltt_trace_clock_offset(r->trace);
+	char clock[32], rel[32];
+	const char *comm;
+
+	format_clock(clock, sizeof(clock), (int64_t)it->ts + offset, r->utc);
+	format_rel(rel, sizeof(rel), (int64_t)(it->ts - r->start_ts));
+	if (it->kind == LTT_ITEM_LOST) {
+		printf("%s +%s cpu %u LOST %llu events, %llu packets\n", clock,
+		       rel, it->cpu, (unsigned long long)it->lost_events,
+		       (unsigned long long)it->lost_packets);
+		return;
+	}
+	comm = ltt_trace_comm(r->trace, it->pid);
+	printf("%s +%s cpu %u pid %d %s %s:", clock, rel, it->cpu, it->pid,
+	       comm ? comm : "?", it->desc->name);
+	report_fields(r, it);
+	putchar('\n');
+}
+
+static void report_parse(struct report *r, struct opt_parser *p, int argc,
+			 char **argv, const char **events)
+{
+	int c;
+
+	while ((c = opt_next(p, argc, argv)) != -1) {
+		switch (c) {
+		case 'e':
+			*events = p->arg;
+			break;
+		case 'p':
+			r->n_pids = opt_pids(p, p->arg, r->pids,
+					     REPORT_PIDS_MAX);
+			break;
+		case 'c':
+			r->cpu = opt_u64(p, "--cpu", p->arg);
+			break;
+		case OPT_FROM:
+			r->from_arg = p->arg;
+			break;
+		case OPT_TO:
+			r->to_arg = p->arg;
+			break;
+		case OPT_UTC:
+			r->utc = true;
+			break;
+		}
+	}
+	if (p->ind != argc - 1)
+		opt_usage_error(p, "one trace directory expected");
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static char outbuf[1 << 16];
+	struct opt_parser p = OPT_PARSER("ltt report", "[OPTIONS] DIR",
+		"Print the events of the trace in DIR in time order: wall-clock time,\n"
+		"time since the trace start, CPU, pid and process name, event, fields.",
+		report_opts);
+	struct report r = { .cpu = -1, .to = UINT64_MAX };
+	const struct ltt_registry *reg;
+	const struct ltt_item *it;
+	const char *events = NULL;
+	struct ltt_trace *t;
+	unsigned int errors;
+
+	report_parse(&r, &p, argc, argv, &events);
+	t = open_trace_or_die(p.cmd, argv[p.ind]);
+	r.trace = t;
+	reg = ltt_trace_registry(t);
+	r.syscall_entry = ltt_registry_find(reg, "syscall_entry");
+	if (events) {
+		r.event_mask = calloc((reg->n_events + 63) / 64, 8);
+		if (!r.event_mask ||
+		    ltt_parse_events(reg, events, r.event_mask, reg->n_events)) {
+			warnx_cmd(p.cmd, "--event: %s", ltt_error());
+			ltt_trace_close(t);
+			return 2;
+		}
+	}
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	while (ltt_trace_next(t, &it) > 0) {
+		if (!r.started)
+			report_start(&r, it, &p);
+		if (report_wanted(&r, it))
+			report_item(&r, it);
+	}
+	fflush(stdout);
+	errors = print_trace_errors(p.cmd, t);
+	free(r.event_mask);
+	ltt_trace_close(t);
+	return errors ? 1 : 0;
+}

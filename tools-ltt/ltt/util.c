@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers of the ltt subcommands: messages, opening traces, time.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ltt.h"
+
+void warnx_cmd(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+struct ltt_trace *open_trace_or_die(const char *cmd, const char *dir)
+{
+	struct ltt_trace *t = ltt_trace_open(dir);
+
+	if (!t) {
+		warnx_cmd(cmd, "%s", ltt_error());
+		exit(1);
+	}
+	return t;
+}
+
+unsigned int print_trace_errors(const char *cmd, const struct ltt_trace *t)
+{
+	unsigned int i, n = ltt_trace_n_errors(t);
+
+	for (i = 0; i < n; i++)
+		warnx_cmd(cmd, "%s/%s: damaged, read up to there",
+			  ltt_trace_dir(t), ltt_trace_error(t, i));
+	return n;
+}
+
+static void split_ns(int64_t ns, time_t *secs, long *frac)
+{
+	*secs = ns / 1000000000;
+	*frac = ns % 1000000000;
+	if (*frac < 0) {
+		*frac += 1000000000;
+		(*secs)--;
+	}
+}
+
+void format_clock(char *buf, size_t len, int64_t ns, bool utc)
+{
+	struct tm tm;
+	time_t secs;
+	long frac;
+
+	split_ns(ns, &secs, &frac);
+	if (utc)
+		gmtime_r(&secs, &tm);
+	else
+		localtime_r(&secs, &tm);
+	snprintf(buf, len, "%02d:%02d:%02d.%09ld", tm.tm_hour, tm.tm_min,
+		 tm.tm_sec, frac);
+}
+
+void format_rel(char *buf, size_t len, int64_t ns)
+{
+	const char *sign = ns < 0 ? "-" : "";
+	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(buf, len, "%s%llu.%09llu", sign,
+		 (unsigned long long)(a / 1000000000),
+		 (unsigned long long)(a % 1000000000));
+}
+
+/* "S[.frac]" in ns; -1 when malformed. */
+static int parse_seconds(const char *s, uint64_t *ns)
+{
+	unsigned long long secs = 0, frac = 0, scale = 1000000000;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	while (*p >= '0' && *p <= '9')
+		secs = secs * 10 + (*p++ - '0');
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			if (scale > 1)
+				frac = frac * 10 + (*p - '0'), scale /= 10;
+		frac *= scale;
+	}
+	if (*p || secs > 1000000000ULL)
+		return -1;
+	*ns = secs * 1000000000ULL + frac;
+	return 0;
+}
+
+int parse_time_bound(const char *s, uint64_t start_ts, int64_t offset,
+		     bool utc, uint64_t *out)
+{
+	unsigned int h, m;
+	uint64_t secs_ns, day_start;
+	int64_t start_real = (int64_t)start_ts + offset, tod;
+	struct tm tm;
+	time_t t;
+	int n = 0;
+
+	if (!strchr(s, ':')) {
+		if (parse_seconds(s, &secs_ns))
+			return -1;
+		*out = start_ts + secs_ns;
+		return 0;
+	}
+	if (sscanf(s, "%u:%u:%n", &h, &m, &n) != 2 || !n || h > 23 || m > 59 ||
+	    parse_seconds(s + n, &secs_ns) || secs_ns >= 60000000000ULL)
+		return -1;
+	/* Midnight of the trace's first day, in wall-clock ns. */
+	t = start_real / 1000000000;
+	if (utc)
+		gmtime_r(&t, &tm);
+	else
+		localtime_r(&t, &tm);
+	day_start = (uint64_t)(start_real / 1000000000 -
+			       (tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec)) *
+		    1000000000ULL;
+	tod = (int64_t)(day_start + (h * 3600ULL + m * 60ULL) * 1000000000ULL +
+			secs_ns);
+	*out = tod - offset < 0 ? 0 : (uint64_t)(tod - offset);
+	return 0;
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace daemon's loop: a libltt recorder driven by signals, a clock
+ * and, optionally, the command being traced.
+ *
+ * Signals stay blocked except inside epoll_pwait(), so that none is lost
+ * between checking the flags and going to sleep.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run.h"
+
+static volatile sig_atomic_t got_stop, got_snapshot, got_child;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		got_snapshot = 1;
+	else if (sig == SIGCHLD)
+		got_child = 1;
+	else
+		got_stop = 1;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+say(const struct lttd_config *cfg, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", cfg->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Catch our signals, blocked; *unblocked gets the mask for waiting. */
+static void setup_signals(sigset_t *old, sigset_t *unblocked)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1, SIGCHLD, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
+	unsigned int i;
+
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		sigaction(sigs[i], &sa, NULL);
+		sigaddset(&block, sigs[i]);
+	}
+	sigprocmask(SIG_BLOCK, &block, old);
+	*unblocked = *old;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigdelset(unblocked, sigs[i]);
+}
+
+/*
+ * Fork the command; it waits on a pipe until the session records, so
+ * that its first instructions are traced.  Returns the pid, or -1.
+ */
+static pid_t start_command(const struct lttd_config *cfg, const sigset_t *old,
+			   int *go_fd)
+{
+	int pipefd[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		say(cfg, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		say(cfg, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		close(pipefd[1]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGUSR1, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		sigprocmask(SIG_SETMASK, old, NULL);
+		if (read(pipefd[0], &c, 1) != 1)
+			_exit(126);	/* the recorder failed: do not run */
+		execvp(cfg->cmd[0], cfg->cmd);
+		fprintf(stderr, "%s: %s: %s\n", cfg->prog, cfg->cmd[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[0]);
+	*go_fd = pipefd[1];
+	return pid;
+}
+
+/* "1.5 MiB" */
+static void format_bytes(char *buf, size_t len, uint64_t b)
+{
+	if (b < 1024 * 1024)
+		snprintf(buf, len, "%.1f KiB", b / 1024.0);
+	else if (b < 1024ULL * 1024 * 1024)
+		snprintf(buf, len, "%.1f MiB", b / (1024.0 * 1024));
+	else
+		snprintf(buf, len, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+}
+
+static void print_progress(struct ltt_recorder *rec, uint64_t *last_events,
+			   uint64_t elapsed_ns)
+{
+	struct ltt_record_stats st;
+	char bytes[32];
+
+	ltt_recorder_stats(rec, &st);
+	format_bytes(bytes, sizeof(bytes), st.bytes);
+	if (ltt_recorder_overwrite(rec))
+		fprintf(stderr, "\r%llu s: flight recorder, %s written in snapshots (SIGUSR1: snapshot)   ",
+			(unsigned long long)(elapsed_ns / 1000000000), bytes);
+	else
+		fprintf(stderr, "\r%llu s: %llu events/s, %s written, %llu lost   ",
+			(unsigned long long)(elapsed_ns / 1000000000),
+			(unsigned long long)(st.events - *last_events), bytes,
+			(unsigned long long)st.lost);
+	*last_events = st.events;
+}
+
+static void print_totals(const struct lttd_config *cfg,
+			 struct ltt_recorder *rec)
+{
+	const struct ltt_cpu_status *cpus;
+	struct ltt_record_stats st;
+	struct ltt_status s;
+	unsigned int i;
+	char bytes[32];
+
+	ltt_recorder_stats(rec, &st);
+	format_bytes(bytes, sizeof(bytes), st.bytes);
+	fprintf(stderr, "%s: %s: %llu events in %llu packets, %s, %llu lost\n",
+		cfg->prog, cfg->rec.dir, (unsigned long long)st.events,
+		(unsigned long long)st.packets, bytes,
+		(unsigned long long)st.lost);
+	if (ltt_recorder_status(rec, &s, &cpus)) {
+		say(cfg, "%s", ltt_error());
+		return;
+	}
+	for (i = 0; i < s.n_cpus; i++)
+		fprintf(stderr, "  cpu %u: produced %llu, delivered %llu, lost %llu\n",
+			cpus[i].cpu, (unsigned long long)cpus[i].produced,
+			(unsigned long long)cpus[i].delivered,
+			(unsigned long long)cpus[i].lost);
+}
+
+/* Has the command ended?  Sets *status to its exit status. */
+static bool command_ended(pid_t child, int *status)
+{
+	int ws;
+
+	if (child <= 0 || waitpid(child, &ws, WNOHANG) != child)
+		return false;
+	*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	return true;
+}
+
+/* The loop proper; returns 0 or -1. */
+static int run_loop(struct lttd_config *cfg, struct ltt_recorder *rec,
+		    const sigset_t *unblocked, pid_t child, int *cmd_status)
+{
+	uint64_t start = now_ns(), next_progress = start + 1000000000ULL;
+	uint64_t last_events = 0;
+	bool progress = !cfg->quiet && isatty(STDERR_FILENO);
+
+	for (;;) {
+		uint64_t now = now_ns();
+
+		if (got_stop)
+			break;
+		if (got_child && command_ended(child, cmd_status))
+			break;
+		got_child = 0;
+		if (cfg->seconds && now - start >= cfg->seconds * 1000000000ULL)
+			break;
+		if (got_snapshot) {
+			got_snapshot = 0;
+			if (!ltt_recorder_overwrite(rec))
+				say(cfg, "SIGUSR1: snapshots are for --overwrite sessions; ignored");
+			else if (ltt_recorder_snapshot(rec))
+				return -1;
+		}
+		if (progress && now >= next_progress) {
+			print_progress(rec, &last_events, now - start);
+			next_progress += 1000000000ULL;
+		}
+		if (ltt_recorder_pump(rec, 200, unblocked))
+			return -1;
+	}
+	if (progress)
+		fputc('\n', stderr);
+	return 0;
+}
+
+int lttd_run(struct lttd_config *cfg)
+{
+	struct ltt_recorder *rec;
+	sigset_t old, unblocked;
+	int go_fd = -1, cmd_status = 0, ret = 0;
+	pid_t child = -1;
+
+	setup_signals(&old, &unblocked);
+	cfg->rec.pids = cfg->pids;
+	rec = ltt_recorder_create(&cfg->rec);
+	if (!rec) {
+		say(cfg, "%s", ltt_error());
+		return 1;
+	}
+	if (cfg->cmd) {
+		child = start_command(cfg, &old, &go_fd);
+		if (child < 0) {
+			ltt_recorder_destroy(rec);
+			return 1;
+		}
+	}
+	if (ltt_recorder_start(rec)) {
+		say(cfg, "%s", ltt_error());
+		ret = 1;
+	} else {
+		if (go_fd >= 0 && write(go_fd, "g", 1) != 1)
+			say(cfg, "cannot start the command: %s", strerror(errno));
+		if (run_loop(cfg, rec, &unblocked, child, &cmd_status)) {
+			say(cfg, "%s", ltt_error());
+			ret = 1;
+		}
+	}
+	if (go_fd >= 0)
+		close(go_fd);
+	if (ltt_recorder_stop(rec)) {
+		say(cfg, "%s", ltt_error());
+		ret = 1;
+	}
+	if (!cfg->quiet)
+		print_totals(cfg, rec);
+	ltt_recorder_destroy(rec);
+	if (child > 0 && !cmd_status) {
+		int ws;
+
+		/* Stopped by a signal or the clock: the command still runs. */
+		if (waitpid(child, &ws, WNOHANG) == child)
+			cmd_status = WIFEXITED(ws) ? WEXITSTATUS(ws) :
+						     128 + WTERMSIG(ws);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!ret && cmd_status)
+		say(cfg, "%s exited with status %d", cfg->cmd[0], cmd_status);
+	return ret ? ret : cmd_status;
+}

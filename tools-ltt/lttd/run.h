@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The trace daemon's main loop, shared by lttd and `ltt record`.
+ */
+#ifndef LTT_LTTD_RUN_H
+#define LTT_LTTD_RUN_H
+
+#include <stdbool.h>
+
+#include <ltt/ltt.h>
+
+struct lttd_config {
+	const char *prog;		/* for messages: "lttd", "ltt record" */
+	struct ltt_record_opts rec;
+	pid_t pids[LTT_PIDS_MAX];
+	unsigned int seconds;		/* 0: no time limit */
+	char **cmd;			/* run this, traced; NULL: none */
+	bool quiet;			/* no progress line, no totals */
+};
+
+/*
+ * Record until SIGINT/SIGTERM, the time limit or the end of the command;
+ * SIGUSR1 writes a flight-recorder snapshot.  Returns the exit status:
+ * 0, 1 on failure, or the command's status when it failed.
+ */
+int lttd_run(struct lttd_config *cfg);
+
+#endif /* LTT_LTTD_RUN_H */
