@@ -542,9 +542,12 @@ static int tsdl_event(struct tsdl *t, struct ltt_metadata *md)
 	}
 	if (!have_id || !d.name[0])
 		return tsdl_fail(t, "event without a name or an id");
-	if (ltt_registry_add(&md->reg, &d))
-		return ltt_fail("%s: line %u: %s", t->file, t->line,
-				ltt_error());
+	if (ltt_registry_add(&md->reg, &d)) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", ltt_error());
+		return ltt_fail("%s: line %u: %s", t->file, t->line, why);
+	}
 	if (tsdl_next(t))
 		return -1;
 	return tsdl_expect(t, ";");

@@ -111,8 +111,12 @@ static int rec_open_buffer(struct ltt_recorder *rec, struct rec_cpu *c)
 	void *map;
 
 	c->buf_fd = ltt_session_buffer_fd(rec->session_fd, c->cpu);
-	if (c->buf_fd < 0)
-		return ltt_fail("cpu %u: %s", c->cpu, ltt_error());
+	if (c->buf_fd < 0) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", ltt_error());
+		return ltt_fail("cpu %u: %s", c->cpu, why);
+	}
 	if (ioctl(c->buf_fd, LTT_BUF_INFO, &bi))
 		return ltt_fail_errno("cpu %u: LTT_BUF_INFO", c->cpu);
 	map = mmap(NULL, bi.mmap_size, PROT_READ, MAP_SHARED, c->buf_fd, 0);

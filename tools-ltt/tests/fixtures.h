@@ -29,7 +29,7 @@
  * write, exit (which has no exit record) on cpu0 and FX_READS reads on
  * cpu1; two sched_change per CPU; two exec, one fork, one exit.
  */
-#define FX_BASIC_ENTRIES	(4 + FX_GETPPID + 1 + FX_READS)
+#define FX_BASIC_ENTRIES	(4 + FX_GETPPID + FX_READS)
 #define FX_BASIC_EXITS		(FX_BASIC_ENTRIES - 1)
 #define FX_BASIC_SCHED		4
 #define FX_BASIC_EVENTS		(FX_BASIC_ENTRIES + FX_BASIC_EXITS + \

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Damaged copies of the basic fixture: the reader must give the readable
+ * prefix and an error naming the file and the byte offset, never crash
+ * and never loop.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+
+#define STREAM		"channel0_0"
+#define CPU1_EVENTS	(2 * FX_READS + 2)
+
+struct damage {
+	const char *dir;
+	char path[512];
+	unsigned char *orig;		/* channel0_0 as generated */
+	size_t size;
+	struct seen_list good;		/* its events, undamaged */
+	size_t pkt[64];			/* packet offsets */
+	unsigned int n_pkt;
+};
+
+static void damage_setup(struct damage *d)
+{
+	FILE *f;
+	size_t off;
+
+	memset(d, 0, sizeof(*d));
+	d->dir = copy_fixture("basic");
+	snprintf(d->path, sizeof(d->path), "%s/" STREAM, d->dir);
+	f = fopen(d->path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	d->size = ftell(f);
+	rewind(f);
+	d->orig = malloc(d->size);
+	assert_int_equal(fread(d->orig, 1, d->size, f), d->size);
+	fclose(f);
+	read_all(d->dir, &d->good);
+	assert_int_equal(d->good.n_errors, 0);
+	for (off = 0; off < d->size; ) {
+		struct ltt_packet_header h;
+
+		memcpy(&h, d->orig + off, sizeof(h));
+		d->pkt[d->n_pkt++] = off;
+		off += h.packet_size / 8;
+	}
+	assert_true(d->n_pkt >= 2);
+}
+
+static void damage_teardown(struct damage *d)
+{
+	seen_free(&d->good);
+	free(d->orig);
+	remove_copy(d->dir);
+}
+
+/* Write @len bytes of @data as the stream file. */
+static void damage_write(struct damage *d, const unsigned char *data,
+			 size_t len)
+{
+	int fd = open(d->path, O_WRONLY | O_TRUNC);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+}
+
+/* Patch @len bytes at @off of a copy of the original. */
+static void damage_patch(struct damage *d, size_t off, const void *bytes,
+			 size_t len)
+{
+	unsigned char *copy = malloc(d->size);
+
+	memcpy(copy, d->orig, d->size);
+	memcpy(copy + off, bytes, len);
+	damage_write(d, copy, d->size);
+	free(copy);
+}
+
+/* Size of the record at @off of the original (header + payload). */
+static size_t record_end(const struct damage *d, const struct seen *s)
+{
+	size_t hdr = (d->orig[s->item.offset] & 0x7f) == 0x7f ? 14 : 4;
+
+	return s->item.offset + hdr + s->item.size;
+}
+
+/* cpu0 events of the original that end at or before @cut. */
+static size_t events_before(const struct damage *d, size_t cut)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->good.n; i++)
+		if (d->good.v[i].item.cpu == 0 &&
+		    record_end(d, &d->good.v[i]) <= cut)
+			n++;
+	return n;
+}
+
+/* Where the record cut by a truncation at @cut starts. */
+static size_t first_cut_record(const struct damage *d, size_t cut)
+{
+	size_t i;
+
+	for (i = 0; i < d->good.n; i++)
+		if (d->good.v[i].item.cpu == 0 &&
+		    record_end(d, &d->good.v[i]) > cut)
+			return d->good.v[i].item.offset;
+	return cut;
+}
+
+/* The first error names the stream and @off, and says @what. */
+static void expect_error(const struct seen_list *l, size_t off,
+			 const char *what)
+{
+	char want[64];
+
+	snprintf(want, sizeof(want), STREAM ": offset %zu: ", off);
+	assert_int_equal(l->n_errors, 1);
+	if (strncmp(l->error, want, strlen(want)) || !strstr(l->error, what))
+		fail_msg("error \"%s\", expected \"%s...%s\"", l->error, want,
+			 what);
+}
+
+/* Read the damaged copy: cpu0 must give @events, cpu1 all of its own. */
+static void expect_prefix(struct damage *d, size_t events, size_t off,
+			  const char *what)
+{
+	struct seen_list l;
+
+	read_all(d->dir, &l);
+	assert_int_equal(count_events(&l, NULL, 0), events);
+	assert_int_equal(count_events(&l, NULL, 1), CPU1_EVENTS);
+	if (what)
+		expect_error(&l, off, what);
+	else
+		assert_int_equal(l.n_errors, 0);
+	seen_free(&l);
+}
+
+void damaged_truncated_mid_packet(void **state)
+{
+	struct damage d;
+	size_t cut;
+
+	(void)state;
+	damage_setup(&d);
+	cut = d.pkt[1] + 1000;
+	damage_write(&d, d.orig, cut);
+	expect_prefix(&d, events_before(&d, cut), first_cut_record(&d, cut),
+		      "truncated");
+	damage_teardown(&d);
+}
+
+void damaged_truncated_in_header(void **state)
+{
+	struct damage d;
+
+	(void)state;
+	damage_setup(&d);
+	damage_write(&d, d.orig, d.pkt[1] + 10);
+	expect_prefix(&d, events_before(&d, d.pkt[1]), d.pkt[1],
+		      "truncated packet header");
+	damage_teardown(&d);
+}
+
+void damaged_bad_magic(void **state)
+{
+	const uint32_t bad = 0xdeadbeef;
+	struct damage d;
+
+	(void)state;
+	damage_setup(&d);
+	damage_patch(&d, d.pkt[1], &bad, 4);
+	expect_prefix(&d, events_before(&d, d.pkt[1]), d.pkt[1],
+		      "bad packet magic 0xdeadbeef");
+	damage_teardown(&d);
+}
+
+void damaged_bad_content_size(void **state)
+{
+	const uint64_t odd = 12345, huge = 1ULL << 40;
+	struct damage d;
+
+	(void)state;
+	damage_setup(&d);
+	damage_patch(&d, d.pkt[1] + 24, &odd, 8);
+	expect_prefix(&d, events_before(&d, d.pkt[1]), d.pkt[1] + 24,
+		      "bad content_size 12345");
+	damage_patch(&d, d.pkt[1] + 24, &huge, 8);
+	expect_prefix(&d, events_before(&d, d.pkt[1]), d.pkt[1] + 24,
+		      "bad content_size");
+	damage_teardown(&d);
+}
+
+void damaged_bad_packet_size(void **state)
+{
+	const uint64_t bad = 8 * 100000;
+	struct damage d;
+
+	(void)state;
+	damage_setup(&d);
+	damage_patch(&d, d.pkt[0] + 32, &bad, 8);
+	expect_prefix(&d, 0, d.pkt[0] + 32, "packet_size 800000 bits");
+	damage_teardown(&d);
+}
+
+void damaged_unknown_event_id(void **state)
+{
+	struct damage d;
+	size_t i, off = 0, n = 0;
+	unsigned char b;
+
+	(void)state;
+	damage_setup(&d);
+	/* the third record of cpu0 */
+	for (i = 0; i < d.good.n; i++)
+		if (d.good.v[i].item.cpu == 0 && ++n == 3) {
+			off = d.good.v[i].item.offset;
+			break;
+		}
+	b = (d.orig[off] & 0x80) | 100;
+	damage_patch(&d, off, &b, 1);
+	expect_prefix(&d, 2, off, "unknown event id 100");
+	damage_teardown(&d);
+}
+
+void damaged_event_count(void **state)
+{
+	struct damage d;
+	struct ltt_packet_header h;
+	uint32_t events;
+
+	(void)state;
+	damage_setup(&d);
+	memcpy(&h, d.orig, sizeof(h));
+	events = h.events + 1;
+	damage_patch(&d, offsetof(struct ltt_packet_header, events), &events, 4);
+	expect_prefix(&d, h.events, h.content_size / 8, "its header says");
+	damage_teardown(&d);
+}
+
+static bool is_packet_start(const struct damage *d, size_t off)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n_pkt; i++)
+		if (d->pkt[i] == off)
+			return true;
+	return off == d->size;
+}
+
+void damaged_every_truncation(void **state)
+{
+	struct damage d;
+	size_t cut;
+
+	(void)state;
+	damage_setup(&d);
+	for (cut = 0; cut <= d.size; cut++) {
+		struct seen_list l;
+
+		damage_write(&d, d.orig, cut);
+		read_all(d.dir, &l);
+		assert_int_equal(count_events(&l, NULL, 0), events_before(&d, cut));
+		assert_int_equal(count_events(&l, NULL, 1), CPU1_EVENTS);
+		/* clean between packets, an error anywhere else */
+		assert_int_equal(l.n_errors, is_packet_start(&d, cut) ? 0 : 1);
+		if (l.n_errors)
+			assert_int_equal(strncmp(l.error, STREAM ": offset ", 18), 0);
+		seen_free(&l);
+	}
+	damage_teardown(&d);
+}
+
+void damaged_random_byte_flips(void **state)
+{
+	unsigned char *copy;
+	struct damage d;
+	unsigned int round, seed = 4;
+
+	(void)state;
+	damage_setup(&d);
+	copy = malloc(d.size);
+	for (round = 0; round < 400; round++) {
+		unsigned int k, flips = 1 + rand_r(&seed) % 8;
+		struct seen_list l;
+
+		memcpy(copy, d.orig, d.size);
+		for (k = 0; k < flips; k++)
+			copy[rand_r(&seed) % d.size] ^= 1 + rand_r(&seed) % 255;
+		damage_write(&d, copy, d.size);
+		read_all(d.dir, &l);
+		assert_true(count_events(&l, NULL, 0) <= d.size / 4);
+		assert_int_equal(count_events(&l, NULL, 1), CPU1_EVENTS);
+		assert_true(l.n_errors <= 1);
+		if (l.n_errors) {
+			unsigned long long off;
+
+			if (sscanf(l.error, STREAM ": offset %llu: ", &off) != 1)
+				fail_msg("error \"%s\" names no offset", l.error);
+			assert_true(off <= d.size);
+		}
+		seen_free(&l);
+	}
+	free(copy);
+	damage_teardown(&d);
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The host tests: cmocka, one binary.  Each test-*.c file defines its
+ * tests; test-main.c lists them all in one group so that cmocka's summary
+ * is the last line.
+ */
+#ifndef LTT_TESTS_H
+#define LTT_TESTS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ltt/ltt.h>
+
+#include "fixtures.h"
+
+#ifndef LTT_SRCDIR
+#define LTT_SRCDIR "."
+#endif
+#define FIXTURE(name)	LTT_SRCDIR "/tests/fixtures/" name
+
+/* Every item of a trace, copied out (tests only). */
+struct seen {
+	struct ltt_item item;
+	char name[LTT_NAME_MAX];
+	int64_t f[LTT_FIELDS_MAX];
+	char str[LTT_STRING_MAX];
+	char comm[64];
+};
+
+struct seen_list {
+	struct seen *v;
+	size_t n;
+	unsigned int n_errors;
+	char error[512];		/* the first one */
+};
+
+/* Read all of @dir into @out; fails the test if it cannot be opened. */
+void read_all(const char *dir, struct seen_list *out);
+void seen_free(struct seen_list *l);
+/* Items of event @name (NULL: events of any name) on @cpu (-1: any). */
+size_t count_events(const struct seen_list *l, const char *name, int cpu);
+
+/* A scratch copy of fixture @name; returns its directory (static). */
+const char *copy_fixture(const char *name);
+void remove_copy(const char *dir);
+
+#define TESTS_READER							\
+	cmocka_unit_test(reader_reads_every_event),			\
+	cmocka_unit_test(reader_registry_matches_the_kernel_layout),	\
+	cmocka_unit_test(reader_clock_offset_from_metadata),		\
+	cmocka_unit_test(reader_merges_cpus_in_time_order),		\
+	cmocka_unit_test(reader_follows_pid_through_sched_change),	\
+	cmocka_unit_test(reader_names_processes_by_exec_and_fork),	\
+	cmocka_unit_test(reader_decodes_fields),			\
+	cmocka_unit_test(reader_extended_header_after_a_pause),		\
+	cmocka_unit_test(reader_lost_ranges_and_extended_ids),		\
+	cmocka_unit_test(reader_formats_fields),			\
+	cmocka_unit_test(reader_empty_stream_file),			\
+	cmocka_unit_test(reader_no_metadata),				\
+	cmocka_unit_test(reader_parses_event_lists)
+
+#define TESTS_METADATA							\
+	cmocka_unit_test(metadata_round_trip),				\
+	cmocka_unit_test(metadata_negative_clock_offset),		\
+	cmocka_unit_test(metadata_rejects_damage)
+
+#define TESTS_DAMAGED							\
+	cmocka_unit_test(damaged_truncated_mid_packet),			\
+	cmocka_unit_test(damaged_truncated_in_header),			\
+	cmocka_unit_test(damaged_bad_magic),				\
+	cmocka_unit_test(damaged_bad_content_size),			\
+	cmocka_unit_test(damaged_bad_packet_size),			\
+	cmocka_unit_test(damaged_unknown_event_id),			\
+	cmocka_unit_test(damaged_event_count),				\
+	cmocka_unit_test(damaged_every_truncation),			\
+	cmocka_unit_test(damaged_random_byte_flips)
+
+#define TESTS_STATS							\
+	cmocka_unit_test(stats_counts_events_by_type),			\
+	cmocka_unit_test(stats_syscalls_by_name),			\
+	cmocka_unit_test(stats_syscalls_by_process),			\
+	cmocka_unit_test(stats_syscall_times_of_a_pid),			\
+	cmocka_unit_test(stats_cpu_time_from_sched_change),		\
+	cmocka_unit_test(stats_lost_events),				\
+	cmocka_unit_test(stats_syscall_names),				\
+	cmocka_unit_test(stats_time_bounds)
+
+#define DECLARE(t)	void t(void **state)
+DECLARE(reader_reads_every_event);
+DECLARE(reader_registry_matches_the_kernel_layout);
+DECLARE(reader_clock_offset_from_metadata);
+DECLARE(reader_merges_cpus_in_time_order);
+DECLARE(reader_follows_pid_through_sched_change);
+DECLARE(reader_names_processes_by_exec_and_fork);
+DECLARE(reader_decodes_fields);
+DECLARE(reader_extended_header_after_a_pause);
+DECLARE(reader_lost_ranges_and_extended_ids);
+DECLARE(reader_formats_fields);
+DECLARE(reader_empty_stream_file);
+DECLARE(reader_no_metadata);
+DECLARE(reader_parses_event_lists);
+DECLARE(metadata_round_trip);
+DECLARE(metadata_negative_clock_offset);
+DECLARE(metadata_rejects_damage);
+DECLARE(damaged_truncated_mid_packet);
+DECLARE(damaged_truncated_in_header);
+DECLARE(damaged_bad_magic);
+DECLARE(damaged_bad_content_size);
+DECLARE(damaged_bad_packet_size);
+DECLARE(damaged_unknown_event_id);
+DECLARE(damaged_event_count);
+DECLARE(damaged_every_truncation);
+DECLARE(damaged_random_byte_flips);
+DECLARE(stats_counts_events_by_type);
+DECLARE(stats_syscalls_by_name);
+DECLARE(stats_syscalls_by_process);
+DECLARE(stats_syscall_times_of_a_pid);
+DECLARE(stats_cpu_time_from_sched_change);
+DECLARE(stats_lost_events);
+DECLARE(stats_syscall_names);
+DECLARE(stats_time_bounds);
+
+#endif /* LTT_TESTS_H */
