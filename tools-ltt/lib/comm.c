@@ -68,10 +68,16 @@ static void comm_set(struct comm_table *c, int32_t pid, const char *name)
 		e->pid = pid;
 		c->used++;
 	}
-	/* Names are for printing: no control character gets through. */
-	for (i = 0; name[i] && i < sizeof(e->name) - 1; i++)
-		e->name[i] = (unsigned char)name[i] < 0x20 ||
-			     name[i] == 0x7f ? '?' : name[i];
+	/*
+	 * Names are for printing, one word in a line of text: control
+	 * characters become '?' and blanks '_'.
+	 */
+	for (i = 0; name[i] && i < sizeof(e->name) - 1; i++) {
+		unsigned char ch = name[i];
+
+		e->name[i] = ch < 0x20 || ch == 0x7f ? '?' :
+			     ch == ' ' ? '_' : ch;
+	}
 	e->name[i] = '\0';
 }
 

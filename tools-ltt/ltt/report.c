@@ -13,6 +13,7 @@ enum {
 	OPT_FROM = 256,
 	OPT_TO,
 	OPT_UTC,
+	OPT_RAW,
 };
 
 static const struct ltt_opt report_opts[] = {
@@ -22,6 +23,7 @@ static const struct ltt_opt report_opts[] = {
 	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
 	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
 	{ OPT_UTC, "utc", NULL, "wall-clock time in UTC, not local time" },
+	{ OPT_RAW, "raw-time", NULL, "the trace clock in ns instead of wall-clock time" },
 };
 
 #define REPORT_PIDS_MAX	64
@@ -35,6 +37,7 @@ struct report {
 	const char *from_arg, *to_arg;
 	uint64_t from, to;
 	bool utc;
+	bool raw_time;
 	bool started;
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
@@ -111,7 +114,12 @@ static void report_item(const struct report *r, const struct ltt_item *it)
 	char clock[32], rel[32];
 	const char *comm;
 
-	format_clock(clock, sizeof(clock), (int64_t)it->ts + offset, r->utc);
+	if (r->raw_time)
+		snprintf(clock, sizeof(clock), "%llu",
+			 (unsigned long long)it->ts);
+	else
+		format_clock(clock, sizeof(clock), (int64_t)it->ts + offset,
+			     r->utc);
 	format_rel(rel, sizeof(rel), (int64_t)(it->ts - r->start_ts));
 	if (it->kind == LTT_ITEM_LOST) {
 		printf("%s +%s cpu %u LOST %llu events, %llu packets\n", clock,
@@ -151,6 +159,9 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 			break;
 		case OPT_UTC:
 			r->utc = true;
+			break;
+		case OPT_RAW:
+			r->raw_time = true;
 			break;
 		}
 	}
