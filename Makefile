@@ -11,6 +11,8 @@
 #   make cross        cross-compile kernel/ltt and the syscall tables
 #   make checkpatch   scripts/checkpatch.pl --strict on every patch
 #   make bisect       build every prefix of the series
+#   make tools        build libltt, lttd and ltt (tools-ltt/), static ones too
+#   make tools-test   the tools' host tests (cmocka, ASan + UBSan)
 #
 # KSRC=/path/to/linux-6.12.y uses that tree instead of Debian's
 # linux-source-6.12.
@@ -19,7 +21,7 @@ SHELL := /bin/bash
 export KSRC
 
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
-	cross checkpatch bisect deps clean help
+	cross checkpatch bisect deps clean help tools tools-test
 
 all: kernel
 
@@ -58,7 +60,13 @@ checkpatch: deps
 bisect: deps
 	scripts/bisect.sh
 
-check: deps check-patches checkpatch boot cross bisect
+tools: deps
+	$(MAKE) -C tools-ltt all static
+
+tools-test: deps
+	$(MAKE) -C tools-ltt test
+
+check: deps tools-test check-patches checkpatch boot cross bisect
 	@echo "make check: all passed"
 
 clean:
