@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Process names, learnt from the trace itself as it is read: exec names
+ * Process names, learnt from the trace itself as it is read: the state
+ * dump at the start of a trace names the processes alive then, exec names
  * a process after its file, fork gives the child its parent's name.
  *
  * Which events feed the table is data (comm_sources below): a new event
@@ -18,8 +19,9 @@ static const struct comm_source {
 	const char *pid_field;
 	enum comm_kind kind;
 } comm_sources[] = {
-	{ "process_exec", "pid", COMM_SET },
+	{ "process_exec", "pid", COMM_EXEC },
 	{ "process_fork", "child", COMM_INHERIT },
+	{ "statedump_process", "pid", COMM_SET },
 };
 
 static uint32_t comm_hash(int32_t pid)
@@ -101,7 +103,7 @@ int comm_init(struct ltt_trace *t)
 		d = &reg->events[id];
 		f = ltt_event_field_index(d, src->pid_field);
 		if (f < 0 || d->fields[f].type == LTT_TYPE_STRING ||
-		    (src->kind == COMM_SET && !d->has_string))
+		    (src->kind != COMM_INHERIT && !d->has_string))
 			continue;
 		t->rules[n].kind = src->kind;
 		t->rules[n].pid_field = f;
@@ -126,6 +128,9 @@ void comm_apply(struct ltt_trace *t, const struct comm_rule *rule,
 
 	switch (rule->kind) {
 	case COMM_SET:
+		comm_set(&t->comm, pid, ltt_item_string(it));
+		break;
+	case COMM_EXEC:
 		name = ltt_item_string(it);
 		slash = strrchr(name, '/');
 		if (slash && slash[1])

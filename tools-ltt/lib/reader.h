@@ -38,7 +38,8 @@ struct stream {
 
 /* How an event feeds the process-name table. */
 enum comm_kind {
-	COMM_SET,		/* pid field gets basename(string field) */
+	COMM_SET,		/* pid field gets the string field */
+	COMM_EXEC,		/* pid field gets basename(string field) */
 	COMM_INHERIT,		/* pid field gets the running task's name */
 };
 

@@ -125,6 +125,7 @@ int main(void)
 		TESTS_METADATA,
 		TESTS_DAMAGED,
 		TESTS_STATS,
+		TESTS_GUEST,
 	};
 
 	return cmocka_run_group_tests_name("libltt and ltt", tests, NULL,

@@ -89,6 +89,11 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(stats_syscall_names),				\
 	cmocka_unit_test(stats_time_bounds)
 
+#define TESTS_GUEST							\
+	cmocka_unit_test(guest_traces_read_cleanly),			\
+	cmocka_unit_test(guest_pid_follows_the_kernel),			\
+	cmocka_unit_test(guest_state_dump_names_processes)
+
 #define DECLARE(t)	void t(void **state)
 DECLARE(reader_reads_every_event);
 DECLARE(reader_registry_matches_the_kernel_layout);
@@ -123,5 +128,8 @@ DECLARE(stats_cpu_time_from_sched_change);
 DECLARE(stats_lost_events);
 DECLARE(stats_syscall_names);
 DECLARE(stats_time_bounds);
+DECLARE(guest_traces_read_cleanly);
+DECLARE(guest_pid_follows_the_kernel);
+DECLARE(guest_state_dump_names_processes);
 
 #endif /* LTT_TESTS_H */
