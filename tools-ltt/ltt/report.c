@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ltt.h"
+#include "out.h"
 #include "syscalls.h"
 
 enum {
@@ -41,7 +43,9 @@ struct report {
 	bool started;
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
-	char *line;			/* stdout's buffer */
+	struct out *out;		/* stdout */
+	int64_t clock_secs;		/* report_clock()'s cache */
+	char clock_text[32];
 };
 
 static bool report_pid_wanted(const struct report *r, int32_t pid)
@@ -90,48 +94,96 @@ static void report_start(struct report *r, const struct ltt_item *first,
 				r->to_arg);
 }
 
-static void report_fields(const struct report *r, const struct ltt_item *it)
+/* Field values: integers formatted in place, strings quoted. */
+static void report_fields(struct report *r, const struct ltt_item *it)
 {
 	const struct ltt_event_desc *d = it->desc;
-	char value[LTT_STRING_MAX * 4 + 8];
+	struct out *o = r->out;
 	unsigned int i;
 
 	for (i = 0; i < d->n_fields; i++) {
-		ltt_item_format_field(it, i, value, sizeof(value));
-		printf(" %s=%s", d->fields[i].name, value);
+		const struct ltt_field_desc *f = &d->fields[i];
+
+		out_char(o, ' ');
+		out_str(o, f->name);
+		out_char(o, '=');
+		if (f->type == LTT_TYPE_SIGNED) {
+			out_s64(o, ltt_item_int(it, i));
+		} else if (f->type == LTT_TYPE_UNSIGNED) {
+			out_u64(o, ltt_item_raw(it, i));
+		} else {
+			int n = ltt_item_format_field(it, i, o->buf + o->len,
+						      LTT_STRING_MAX * 4 + 8);
+
+			o->len += n > 0 ? n : 0;
+		}
 		if (i == 0 && (int)d->id == r->syscall_entry) {
 			const char *name = ltt_syscall_name(ltt_item_int(it, 0));
 
-			if (name)
-				printf("(%s)", name);
+			if (name) {
+				out_char(o, '(');
+				out_str(o, name);
+				out_char(o, ')');
+			}
 		}
 	}
 }
 
-static void report_item(const struct report *r, const struct ltt_item *it)
+/* "HH:MM:SS.nnnnnnnnn", the seconds formatted once per second. */
+static void report_clock(struct report *r, uint64_t ts)
 {
-	int64_t offset = ltt_trace_clock_offset(r->trace);
-	char clock[32], rel[32];
+	int64_t real = (int64_t)ts + ltt_trace_clock_offset(r->trace);
+	int64_t secs = real / 1000000000, frac = real % 1000000000;
+
+	if (frac < 0) {
+		frac += 1000000000;
+		secs--;
+	}
+	if (secs != r->clock_secs || !r->clock_text[0]) {
+		format_clock(r->clock_text, sizeof(r->clock_text),
+			     secs * 1000000000, r->utc);
+		r->clock_text[9] = '\0';	/* keep "HH:MM:SS." */
+		r->clock_secs = secs;
+	}
+	out_str(r->out, r->clock_text);
+	out_ns9(r->out, frac);
+}
+
+static void report_item(struct report *r, const struct ltt_item *it)
+{
+	uint64_t rel = it->ts - r->start_ts;
+	struct out *o = r->out;
 	const char *comm;
 
+	out_line_room(o);
 	if (r->raw_time)
-		snprintf(clock, sizeof(clock), "%llu",
-			 (unsigned long long)it->ts);
+		out_u64(o, it->ts);
 	else
-		format_clock(clock, sizeof(clock), (int64_t)it->ts + offset,
-			     r->utc);
-	format_rel(rel, sizeof(rel), (int64_t)(it->ts - r->start_ts));
+		report_clock(r, it->ts);
+	out_str(o, " +");
+	out_u64(o, rel / 1000000000);
+	out_char(o, '.');
+	out_ns9(o, rel % 1000000000);
+	out_str(o, " cpu ");
+	out_u64(o, it->cpu);
 	if (it->kind == LTT_ITEM_LOST) {
-		printf("%s +%s cpu %u LOST %llu events, %llu packets\n", clock,
-		       rel, it->cpu, (unsigned long long)it->lost_events,
-		       (unsigned long long)it->lost_packets);
+		out_str(o, " LOST ");
+		out_u64(o, it->lost_events);
+		out_str(o, " events, ");
+		out_u64(o, it->lost_packets);
+		out_str(o, " packets\n");
 		return;
 	}
 	comm = ltt_trace_comm(r->trace, it->pid);
-	printf("%s +%s cpu %u pid %d %s %s:", clock, rel, it->cpu, it->pid,
-	       comm ? comm : "?", it->desc->name);
+	out_str(o, " pid ");
+	out_s64(o, it->pid);
+	out_char(o, ' ');
+	out_str(o, comm ? comm : "?");
+	out_char(o, ' ');
+	out_str(o, it->desc->name);
+	out_char(o, ':');
 	report_fields(r, it);
-	putchar('\n');
+	out_char(o, '\n');
 }
 
 static void report_parse(struct report *r, struct opt_parser *p, int argc,
@@ -171,7 +223,6 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 
 int cmd_report(int argc, char **argv)
 {
-	static char outbuf[1 << 16];
 	struct opt_parser p = OPT_PARSER("ltt report", "[OPTIONS] DIR",
 		"Print the events of the trace in DIR in time order: wall-clock time,\n"
 		"time since the trace start, CPU, pid and process name, event, fields.",
@@ -197,15 +248,23 @@ int cmd_report(int argc, char **argv)
 			return 2;
 		}
 	}
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	r.out = malloc(sizeof(*r.out));
+	if (!r.out) {
+		warnx_cmd(p.cmd, "out of memory");
+		return 1;
+	}
+	r.out->fd = STDOUT_FILENO;
+	r.out->len = 0;
+	r.out->failed = false;
 	while (ltt_trace_next(t, &it) > 0) {
 		if (!r.started)
 			report_start(&r, it, &p);
 		if (report_wanted(&r, it))
 			report_item(&r, it);
 	}
-	fflush(stdout);
+	out_flush(r.out);
 	errors = print_trace_errors(p.cmd, t);
+	free(r.out);
 	free(r.event_mask);
 	ltt_trace_close(t);
 	return errors ? 1 : 0;
