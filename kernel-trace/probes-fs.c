@@ -69,6 +69,16 @@ static void ltt_fs_poll(long nfds, s64 timeout_ms)
 	ltt_log_fs_poll(&rec);
 }
 
+/*
+ * The calls that take a struct __kernel_timespec: the plain ones on 64-bit,
+ * the _time64 ones on 32-bit.
+ */
+#if BITS_PER_LONG == 64
+#define LTT_CASE_TIMESPEC64(call)	case __NR_##call:
+#else
+#define LTT_CASE_TIMESPEC64(call)	case __NR_##call##_time64:
+#endif
+
 static void ltt_fs_sys_enter(void *data, struct pt_regs *regs, long nr)
 {
 	unsigned long a[6];
@@ -83,7 +93,7 @@ static void ltt_fs_sys_enter(void *data, struct pt_regs *regs, long nr)
 		ltt_fs_select(a[0], (const void __user *)a[4], false);
 		break;
 #endif
-	case __NR_pselect6:
+	LTT_CASE_TIMESPEC64(pselect6)
 		ltt_fs_select(a[0], (const void __user *)a[4], true);
 		break;
 #ifdef __NR_poll
@@ -91,7 +101,7 @@ static void ltt_fs_sys_enter(void *data, struct pt_regs *regs, long nr)
 		ltt_fs_poll(a[1], (int)a[2]);
 		break;
 #endif
-	case __NR_ppoll:
+	LTT_CASE_TIMESPEC64(ppoll)
 		us = ltt_user_timeout_us((const void __user *)a[2], true);
 		ltt_fs_poll(a[1], us < 0 ? -1 : us / USEC_PER_MSEC);
 		break;

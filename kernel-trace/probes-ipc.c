@@ -20,14 +20,33 @@ static unsigned int ltt_ipc_call(long nr)
 #ifdef __NR_semop
 	case __NR_semop:	return SEMOP;
 #endif
+#ifdef __NR_semctl
 	case __NR_semctl:	return SEMCTL;
+#endif
+#ifdef __NR_semtimedop
 	case __NR_semtimedop:	return SEMTIMEDOP;
+#endif
+#ifdef __NR_semtimedop_time64
+	case __NR_semtimedop_time64:	return SEMTIMEDOP;
+#endif
+#ifdef __NR_msgsnd
 	case __NR_msgsnd:	return MSGSND;
+#endif
+#ifdef __NR_msgrcv
 	case __NR_msgrcv:	return MSGRCV;
+#endif
+#ifdef __NR_msgctl
 	case __NR_msgctl:	return MSGCTL;
+#endif
+#ifdef __NR_shmat
 	case __NR_shmat:	return SHMAT;
+#endif
+#ifdef __NR_shmdt
 	case __NR_shmdt:	return SHMDT;
+#endif
+#ifdef __NR_shmctl
 	case __NR_shmctl:	return SHMCTL;
+#endif
 	}
 	return 0;
 }
@@ -43,24 +62,30 @@ static void ltt_ipc_sys_exit(void *data, struct pt_regs *regs, long ret)
 	nr = syscall_get_nr(current, regs);
 	syscall_get_arguments(current, regs, a);
 	switch (nr) {
+#ifdef __NR_msgget
 	case __NR_msgget: {
 		struct ltt_rec_ipc_msg_create msg = { .id = ret, .flags = a[1] };
 
 		ltt_log_ipc_msg_create(&msg);
 		return;
 	}
+#endif
+#ifdef __NR_semget
 	case __NR_semget: {
 		struct ltt_rec_ipc_sem_create sem = { .id = ret, .flags = a[2] };
 
 		ltt_log_ipc_sem_create(&sem);
 		return;
 	}
+#endif
+#ifdef __NR_shmget
 	case __NR_shmget: {
 		struct ltt_rec_ipc_shm_create shm = { .id = ret, .flags = a[2] };
 
 		ltt_log_ipc_shm_create(&shm);
 		return;
 	}
+#endif
 	}
 	call = ltt_ipc_call(nr);
 	if (call) {

@@ -19,24 +19,54 @@
 static unsigned int ltt_socket_call(long nr)
 {
 	switch (nr) {
-	case __NR_bind:		return SYS_BIND;
+#ifdef __NR_bind
+	case __NR_bind:	return SYS_BIND;
+#endif
+#ifdef __NR_connect
 	case __NR_connect:	return SYS_CONNECT;
+#endif
+#ifdef __NR_listen
 	case __NR_listen:	return SYS_LISTEN;
+#endif
 #ifdef __NR_accept
 	case __NR_accept:	return SYS_ACCEPT;
 #endif
+#ifdef __NR_accept4
 	case __NR_accept4:	return SYS_ACCEPT4;
+#endif
+#ifdef __NR_getsockname
 	case __NR_getsockname:	return SYS_GETSOCKNAME;
+#endif
+#ifdef __NR_getpeername
 	case __NR_getpeername:	return SYS_GETPEERNAME;
+#endif
+#ifdef __NR_socketpair
 	case __NR_socketpair:	return SYS_SOCKETPAIR;
+#endif
+#ifdef __NR_sendto
 	case __NR_sendto:	return SYS_SENDTO;
+#endif
+#ifdef __NR_recvfrom
 	case __NR_recvfrom:	return SYS_RECVFROM;
+#endif
+#ifdef __NR_shutdown
 	case __NR_shutdown:	return SYS_SHUTDOWN;
+#endif
+#ifdef __NR_setsockopt
 	case __NR_setsockopt:	return SYS_SETSOCKOPT;
+#endif
+#ifdef __NR_getsockopt
 	case __NR_getsockopt:	return SYS_GETSOCKOPT;
+#endif
+#ifdef __NR_sendmsg
 	case __NR_sendmsg:	return SYS_SENDMSG;
+#endif
+#ifdef __NR_recvmsg
 	case __NR_recvmsg:	return SYS_RECVMSG;
+#endif
+#ifdef __NR_sendmmsg
 	case __NR_sendmmsg:	return SYS_SENDMMSG;
+#endif
 #ifdef __NR_recvmmsg
 	case __NR_recvmmsg:	return SYS_RECVMMSG;
 #endif
@@ -53,6 +83,7 @@ static void ltt_socket_sys_exit(void *data, struct pt_regs *regs, long ret)
 	if (in_compat_syscall())
 		return;
 	syscall_get_arguments(current, regs, a);
+#ifdef __NR_socket
 	if (nr == __NR_socket) {
 		struct ltt_rec_socket_create rec = {
 			.type = a[1] & SOCK_TYPE_MASK,
@@ -62,6 +93,7 @@ static void ltt_socket_sys_exit(void *data, struct pt_regs *regs, long ret)
 		ltt_log_socket_create(&rec);
 		return;
 	}
+#endif
 	call = ltt_socket_call(nr);
 	if (call) {
 		struct ltt_rec_socket_call rec = { .call = call, .fd = a[0] };

@@ -9,7 +9,8 @@
 #
 # Each architecture is configured from tinyconfig plus what LTT needs
 # (an MMU, syscall tracepoints) in build/cross-ARCH, out of the patched
-# tree that scripts/kernel.sh keeps; a compile error fails the run.
+# tree that scripts/kernel.sh keeps (and brings up to date first); a
+# compile error fails the run.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -54,8 +55,7 @@ cross_one() {
 main() {
 	local t name failed=0 passed=0 want=" $* "
 
-	[[ -d $KTREE/kernel/ltt ]] ||
-		die "$KTREE has no kernel/ltt: run make kernel first"
+	"$LTT_ROOT/scripts/kernel.sh" --tree
 	lock_flavour
 	for t in "${TARGETS[@]}"; do
 		IFS='|' read -r name arch cross extra objs <<<"$t"

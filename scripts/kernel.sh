@@ -195,6 +195,8 @@ main() {
 	ensure_pristine
 	ensure_ktree
 	update_ktree
+	# --tree: only bring the patched tree up to date (for cross.sh).
+	[[ ${1:-} == --tree ]] && return 0
 	configure
 	log "building $KOBJ (-j$LTT_JOBS)"
 	kmake bzImage
