@@ -163,7 +163,7 @@ int ltt_registry_from_kernel(struct ltt_registry *reg)
 /* "a, b, c": the registry's event names, for error messages. */
 static const char *events_known(const struct ltt_registry *reg)
 {
-	static __thread char buf[256];
+	static __thread char buf[1024];
 	size_t n = 0;
 	unsigned int id;
 

@@ -183,7 +183,7 @@ static int run_loop(struct lttd_config *cfg, struct ltt_recorder *rec,
 {
 	uint64_t start = now_ns(), next_progress = start + 1000000000ULL;
 	uint64_t last_events = 0;
-	bool progress = !cfg->quiet && isatty(STDERR_FILENO);
+	bool progress = !cfg->quiet && isatty(STDERR_FILENO), shown = false;
 
 	for (;;) {
 		uint64_t now = now_ns();
@@ -205,12 +205,39 @@ static int run_loop(struct lttd_config *cfg, struct ltt_recorder *rec,
 		if (progress && now >= next_progress) {
 			print_progress(rec, &last_events, now - start);
 			next_progress += 1000000000ULL;
+			shown = true;
 		}
 		if (ltt_recorder_pump(rec, 200, unblocked))
 			return -1;
 	}
-	if (progress)
+	if (shown)
 		fputc('\n', stderr);
+	return 0;
+}
+
+/* The kernel's rules for the geometry, said before it says EINVAL. */
+static int check_geometry(const struct lttd_config *cfg)
+{
+	const struct ltt_session_opts *o = &cfg->rec.session;
+	uint32_t s = o->subbuf_size, n = o->n_subbufs;
+
+	if (s && (s & (s - 1) || s < LTT_SUBBUF_MIN || s > LTT_SUBBUF_MAX)) {
+		say(cfg, "sub-buffer size %u: must be a power of two from %u to %u",
+		    s, LTT_SUBBUF_MIN, LTT_SUBBUF_MAX);
+		return -1;
+	}
+	if (n && (n & (n - 1) || n < 2 || n > LTT_SUBBUFS_MAX)) {
+		say(cfg, "%u sub-buffers: must be a power of two from 2 to %u",
+		    n, LTT_SUBBUFS_MAX);
+		return -1;
+	}
+	if ((uint64_t)(s ? s : LTT_SUBBUF_DEFAULT) *
+	    (n ? n : LTT_SUBBUFS_DEFAULT) > LTT_BUFFER_MAX) {
+		say(cfg, "buffers of %llu MiB per CPU: at most %llu MiB",
+		    (unsigned long long)(s ? s : LTT_SUBBUF_DEFAULT) *
+		    (n ? n : LTT_SUBBUFS_DEFAULT) >> 20, LTT_BUFFER_MAX >> 20);
+		return -1;
+	}
 	return 0;
 }
 
@@ -221,6 +248,8 @@ int lttd_run(struct lttd_config *cfg)
 	int go_fd = -1, cmd_status = 0, ret = 0;
 	pid_t child = -1;
 
+	if (check_geometry(cfg))
+		return 2;
 	setup_signals(&old, &unblocked);
 	cfg->rec.pids = cfg->pids;
 	rec = ltt_recorder_create(&cfg->rec);
