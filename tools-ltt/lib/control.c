@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -33,10 +34,26 @@ static const char *const cmd_names[] = {
 	[LTT_CMD_SNAPSHOT]	= "LTT_CMD_SNAPSHOT",
 };
 
+/*
+ * Is syscall 463 ltt() here?  LTT is a 6.12 series; later kernels gave
+ * the number to setxattrat(), which rejects our arguments with EINVAL.
+ */
+static bool control_on_ltt_kernel(const char **release)
+{
+	static struct utsname u;
+
+	if (uname(&u))
+		return true;
+	*release = u.release;
+	return !strncmp(u.release, "6.12.", 5) || !strcmp(u.release, "6.12") ||
+	       !strncmp(u.release, "6.12-", 5);
+}
+
 /* ltt() that explains its failures in ltt_error(). */
 static long control_call(unsigned int cmd, void *arg, size_t size)
 {
 	long ret = ltt_syscall(cmd, arg, size);
+	const char *release = "?";
 	int err = errno;
 
 	if (ret >= 0)
@@ -44,6 +61,9 @@ static long control_call(unsigned int cmd, void *arg, size_t size)
 	if (err == ENOSYS)
 		ltt_fail("%s: no ltt() system call: this kernel lacks CONFIG_LTT",
 			 cmd_names[cmd]);
+	else if (!control_on_ltt_kernel(&release))
+		ltt_fail("%s: %s: system call %d is not ltt() on Linux %s: LTT needs a patched 6.12 kernel",
+			 cmd_names[cmd], strerror(err), __NR_ltt, release);
 	else if (err == EPERM)
 		ltt_fail("%s: permission denied: tracing needs CAP_PERFMON or root",
 			 cmd_names[cmd]);

@@ -165,6 +165,20 @@ void reader_decodes_fields(void **state)
 	read_all(FIXTURE("basic"), &l);
 	assert_string_equal(l.v[0].name, "process_exec");
 	assert_int_equal(l.v[0].f[0], 100);
+	{
+		struct ltt_trace *t = ltt_trace_open(FIXTURE("basic"));
+		const struct ltt_item *it;
+		int64_t v = 0;
+
+		assert_non_null(t);
+		assert_int_equal(ltt_trace_next(t, &it), 1);
+		assert_int_equal(ltt_item_field(it, "pid", &v), 0);
+		assert_int_equal(v, 100);
+		assert_int_equal(ltt_item_field(it, "filename", &v), -1);
+		assert_int_equal(ltt_item_field(it, "nosuch", &v), -1);
+		assert_string_equal(ltt_item_string(it), "/bin/bash");
+		ltt_trace_close(t);
+	}
 	assert_string_equal(l.v[0].str, "/bin/bash");
 	for (i = 0; i < l.n; i++) {
 		const struct seen *s = &l.v[i];

@@ -279,6 +279,21 @@ static inline const char *ltt_item_string(const struct ltt_item *it)
 	return (const char *)it->payload + it->desc->payload_size;
 }
 
+/*
+ * The integer field @name of an event: its index, with its value in
+ * *@value; -1 when the event has no such integer field.
+ */
+static inline int ltt_item_field(const struct ltt_item *it, const char *name,
+				 int64_t *value)
+{
+	int i = ltt_event_field_index(it->desc, name);
+
+	if (i < 0 || it->desc->fields[i].type == LTT_TYPE_STRING)
+		return -1;
+	*value = ltt_item_int(it, i);
+	return i;
+}
+
 /* Field @i as text ("-38", "\"/bin/ls\"" with quotes for strings). */
 int ltt_item_format_field(const struct ltt_item *it, unsigned int i,
 			  char *buf, size_t len);
