@@ -5,6 +5,8 @@
  *
  *  guest-ls:   `ltt record -e syscall_entry,syscall_exit,sched_change -- ls /`
  *  guest-idle: `lttd -t 2` on an idle system, every event, state dump
+ *  guest-flight: `lttd --overwrite -s 4096 -n 4`, a snapshot on SIGUSR1
+ *		during a getppid flood, another at SIGINT after a second one
  *
  * Their event counts are those babeltrace2 reads (tests/e2e.sh).
  */
@@ -16,6 +18,7 @@
 
 #define GUEST_LS_EVENTS		108
 #define GUEST_IDLE_EVENTS	603
+#define GUEST_FLIGHT_EVENTS	3069
 
 void guest_traces_read_cleanly(void **state)
 {
@@ -35,9 +38,43 @@ void guest_traces_read_cleanly(void **state)
 }
 
 /*
+ * A flight recorder's snapshots: the packets overwritten between them
+ * come out as lost ranges, which add up to what the packets' counters
+ * say was lost.
+ */
+void guest_flight_recorder_snapshots(void **state)
+{
+	uint64_t lost_events[2] = { 0, 0 }, lost_packets = 0;
+	struct seen_list l;
+	size_t i, ranges = 0;
+
+	(void)state;
+	read_all(FIXTURE("guest-flight"), &l);
+	assert_int_equal(l.n_errors, 0);
+	assert_int_equal(count_events(&l, NULL, -1), GUEST_FLIGHT_EVENTS);
+	for (i = 0; i < l.n; i++) {
+		const struct seen *s = &l.v[i];
+
+		if (s->item.kind != LTT_ITEM_LOST)
+			continue;
+		assert_true(s->item.cpu < 2);
+		assert_true(s->item.lost_from <= s->item.ts);
+		lost_events[s->item.cpu] += s->item.lost_events;
+		lost_packets += s->item.lost_packets;
+		ranges++;
+	}
+	/* a snapshot of a ring of 4 packets among hundreds: mostly lost */
+	assert_true(ranges >= 4);
+	assert_true(lost_packets > 100);
+	assert_true(lost_events[0] > 10000 && lost_events[1] > 10000);
+	seen_free(&l);
+}
+
+/*
  * The pid the reader gives each record agrees with the kernel's own
  * account: a sched_change is recorded by the task it switches out, and
- * the next record on that CPU belongs to the task switched in.
+ * the next record on that CPU belongs to the task switched in (unless
+ * events were lost in between).
  */
 static void check_pids(const char *dir)
 {
@@ -52,8 +89,11 @@ static void check_pids(const char *dir)
 		uint32_t cpu = s->item.cpu;
 
 		assert_true(cpu < 64);
-		if (s->item.kind != LTT_ITEM_EVENT)
+		/* after a loss, the next packet's header tells the pid */
+		if (s->item.kind != LTT_ITEM_EVENT) {
+			known[cpu] = false;
 			continue;
+		}
 		if (known[cpu])
 			assert_int_equal(s->item.pid, expect[cpu]);
 		if (!strcmp(s->name, "sched_change")) {
@@ -72,6 +112,7 @@ void guest_pid_follows_the_kernel(void **state)
 	(void)state;
 	check_pids(FIXTURE("guest-ls"));
 	check_pids(FIXTURE("guest-idle"));
+	check_pids(FIXTURE("guest-flight"));
 }
 
 void guest_state_dump_names_processes(void **state)

@@ -91,6 +91,7 @@ void remove_copy(const char *dir);
 
 #define TESTS_GUEST							\
 	cmocka_unit_test(guest_traces_read_cleanly),			\
+	cmocka_unit_test(guest_flight_recorder_snapshots),		\
 	cmocka_unit_test(guest_pid_follows_the_kernel),			\
 	cmocka_unit_test(guest_state_dump_names_processes)
 
@@ -129,6 +130,7 @@ DECLARE(stats_lost_events);
 DECLARE(stats_syscall_names);
 DECLARE(stats_time_bounds);
 DECLARE(guest_traces_read_cleanly);
+DECLARE(guest_flight_recorder_snapshots);
 DECLARE(guest_pid_follows_the_kernel);
 DECLARE(guest_state_dump_names_processes);
 
