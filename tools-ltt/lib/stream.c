@@ -69,8 +69,8 @@ static void __printf(3, 4) stream_fail(struct stream *s, uint64_t off,
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	trace_add_error(s->trace, "%s: offset %llu: %s", s->file,
-			(unsigned long long)off, what);
+	trace_add_error(s->trace, "%s/%s: offset %llu: %s", s->trace->dir,
+			s->file, (unsigned long long)off, what);
 	s->done = true;
 }
 

@@ -37,8 +37,8 @@ unsigned int print_trace_errors(const char *cmd, const struct ltt_trace *t)
 	unsigned int i, n = ltt_trace_n_errors(t);
 
 	for (i = 0; i < n; i++)
-		warnx_cmd(cmd, "%s/%s: damaged, read up to there",
-			  ltt_trace_dir(t), ltt_trace_error(t, i));
+		warnx_cmd(cmd, "%s (the events before it were read)",
+			  ltt_trace_error(t, i));
 	return n;
 }
 

@@ -217,7 +217,7 @@ const struct ltt_registry *ltt_trace_registry(const struct ltt_trace *t);
 int64_t ltt_trace_clock_offset(const struct ltt_trace *t);
 /* The trace's directory, as opened. */
 const char *ltt_trace_dir(const struct ltt_trace *t);
-/* Errors met so far: "FILE: offset N: what", one per damaged stream. */
+/* Errors met so far: "DIR/FILE: offset N: what", one per damaged stream. */
 unsigned int ltt_trace_n_errors(const struct ltt_trace *t);
 const char *ltt_trace_error(const struct ltt_trace *t, unsigned int i);
 
