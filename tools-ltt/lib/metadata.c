@@ -45,6 +45,7 @@ static const char metadata_head[] =
 "trace {\n"
 "\tmajor = 1;\n"
 "\tminor = 8;\n"
+"\tuuid = \"%s\";\n"
 "\tbyte_order = %s;\n"
 "\t/* struct ltt_packet_header: magic, stream_id ... */\n"
 "\tpacket.header := struct {\n"
@@ -160,9 +161,28 @@ static void metadata_write_env(FILE *out)
 	fprintf(out, "};\n\n");
 }
 
+/* A random (version 4) UUID, so that CTF readers can tell traces apart. */
+static void metadata_uuid(char *buf, size_t len)
+{
+	unsigned char u[16] = { 0 };
+	unsigned int i;
+	size_t n = 0;
+
+	if (getentropy(u, sizeof(u)))
+		for (i = 0; i < sizeof(u); i++)
+			u[i] = rand();
+	u[6] = (u[6] & 0x0f) | 0x40;
+	u[8] = (u[8] & 0x3f) | 0x80;
+	for (i = 0; i < sizeof(u); i++)
+		n += snprintf(buf + n, len - n, "%s%02x",
+			      i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+			      u[i]);
+}
+
 int ltt_metadata_write(int fd, const struct ltt_registry *reg,
 		       int64_t real_minus_mono_ns)
 {
+	char uuid[40];
 	const uint16_t one = 1;
 	char *text = NULL;
 	size_t len = 0;
@@ -180,7 +200,8 @@ int ltt_metadata_write(int fd, const struct ltt_registry *reg,
 		ns += 1000000000;
 		secs--;
 	}
-	fprintf(out, metadata_head, *(const uint8_t *)&one ? "le" : "be");
+	metadata_uuid(uuid, sizeof(uuid));
+	fprintf(out, metadata_head, uuid, *(const uint8_t *)&one ? "le" : "be");
 	metadata_write_env(out);
 	fprintf(out, metadata_clock, secs, ns);
 	fputs(metadata_stream, out);
