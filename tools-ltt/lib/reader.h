@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The reader's state, shared by trace.c (the directory, the merge),
- * stream.c (one CPU's packets) and comm.c (process names).
+ * stream.c (one CPU's packets) and names.c (process and file names).
  */
 #ifndef LTT_LIB_READER_H
 #define LTT_LIB_READER_H
@@ -36,26 +36,32 @@ struct stream {
 	struct ltt_item item;		/* the next item, unless done */
 };
 
-/* How an event feeds the process-name table. */
-enum comm_kind {
-	COMM_SET,		/* pid field gets the string field */
-	COMM_EXEC,		/* pid field gets basename(string field) */
-	COMM_INHERIT,		/* pid field gets the running task's name */
+/* What an event tells about processes and files (names.c). */
+enum name_kind {
+	COMM_SET,		/* process @a is called by the string field */
+	COMM_EXEC,		/* ... by the basename of the string field */
+	COMM_INHERIT,		/* process @a gets the running task's name */
+	TGID_SET,		/* thread @a belongs to process @b */
+	FILE_OPEN,		/* fd @b of @a (-1: the running task) is the string */
+	FILE_CLOSE,		/* fd @b of @a is closed */
 };
 
-struct comm_rule {
-	enum comm_kind kind;
-	unsigned int pid_field;
+struct name_rule {
+	enum name_kind kind;
+	int a, b;			/* field indexes; -1: none */
+	struct name_rule *next;		/* more rules of the same event */
 };
 
-struct comm_entry {
-	int32_t pid;
+/* Open-addressing tables keyed by a 64-bit number. */
+struct name_entry {
+	uint64_t key;
 	bool used;
-	char name[64];
+	int32_t value;			/* tgid */
+	char name[128];			/* comm or path; "" when closed */
 };
 
-struct comm_table {
-	struct comm_entry *slot;
+struct name_table {
+	struct name_entry *slot;
 	size_t n_slots;			/* a power of two */
 	size_t used;
 };
@@ -65,9 +71,11 @@ struct ltt_trace {
 	struct ltt_metadata md;
 	int sched_change;		/* its id, -1 if none */
 	unsigned int sched_in;		/* its "in" field */
-	struct comm_rule **comm_rule;	/* per event id, NULL for most */
-	struct comm_rule rules[8];
-	struct comm_table comm;
+	struct name_rule **name_rule;	/* per event id, NULL for most */
+	struct name_rule rules[16];
+	struct name_table comm;		/* pid -> name */
+	struct name_table tgid;		/* thread -> process */
+	struct name_table files;	/* (tgid, fd) -> path */
 
 	struct stream *streams;
 	unsigned int n_streams;
@@ -90,10 +98,10 @@ void stream_advance(struct stream *s);
 void trace_add_error(struct ltt_trace *t, const char *fmt, ...)
 	__printf(2, 3);
 
-/* comm.c */
-int comm_init(struct ltt_trace *t);
-void comm_free(struct ltt_trace *t);
-void comm_apply(struct ltt_trace *t, const struct comm_rule *rule,
-		const struct ltt_item *it);
+/* names.c */
+int names_init(struct ltt_trace *t);
+void names_free(struct ltt_trace *t);
+void names_apply(struct ltt_trace *t, const struct name_rule *rule,
+		 const struct ltt_item *it);
 
 #endif /* LTT_LIB_READER_H */

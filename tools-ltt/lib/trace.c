@@ -205,7 +205,7 @@ struct ltt_trace *ltt_trace_open(const char *dir)
 	}
 	t->dir = strdup(dir);
 	if (!t->dir || trace_read_metadata(t) || trace_find_sched(t) ||
-	    comm_init(t) || trace_open_streams(t) || trace_build_heap(t)) {
+	    names_init(t) || trace_open_streams(t) || trace_build_heap(t)) {
 		if (!t->dir)
 			ltt_fail("out of memory");
 		ltt_trace_close(t);
@@ -227,19 +227,35 @@ void ltt_trace_close(struct ltt_trace *t)
 	free(t->errors);
 	free(t->streams);
 	free(t->heap);
-	comm_free(t);
+	names_free(t);
 	ltt_registry_free(&t->md.reg);
 	free(t->dir);
 	free(t);
 }
 
+/*
+ * What the item just consumed tells about names is learnt before moving
+ * on, so that while an item is current the names are those the items
+ * before it told: a close still names its file, an exec shows the name
+ * the process had.
+ */
+static void trace_learn(struct ltt_trace *t, const struct ltt_item *it)
+{
+	const struct name_rule *rule;
+
+	if (it->kind != LTT_ITEM_EVENT)
+		return;
+	rule = t->name_rule[it->desc->id];
+	if (rule)
+		names_apply(t, rule, it);
+}
+
 int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item)
 {
 	struct stream *s = t->current;
-	const struct ltt_item *it;
-	const struct comm_rule *rule;
 
 	if (s) {
+		trace_learn(t, &s->item);
 		stream_advance(s);
 		if (s->done)
 			t->heap[0] = t->heap[--t->n_heap];
@@ -251,13 +267,7 @@ int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item)
 		return 0;
 	}
 	s = t->current = t->heap[0];
-	it = &s->item;
-	if (it->kind == LTT_ITEM_EVENT) {
-		rule = t->comm_rule[it->desc->id];
-		if (rule)
-			comm_apply(t, rule, it);
-	}
-	*item = it;
+	*item = &s->item;
 	return 1;
 }
 

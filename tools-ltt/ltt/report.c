@@ -43,6 +43,7 @@ struct report {
 	bool started;
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
+	int *fd_field;			/* per event id: its "fd", or -1 */
 	struct out *out;		/* stdout */
 	int64_t clock_secs;		/* report_clock()'s cache */
 	char clock_text[32];
@@ -94,6 +95,34 @@ static void report_start(struct report *r, const struct ltt_item *first,
 				r->to_arg);
 }
 
+/* "(name)" after a value: a syscall's name, an fd's file. */
+static void report_note(struct out *o, const char *name)
+{
+	if (!name)
+		return;
+	out_char(o, '(');
+	out_str(o, name);
+	out_char(o, ')');
+}
+
+/* Which field of each event is a file descriptor, to name its file. */
+static int report_find_fds(struct report *r, const struct ltt_registry *reg)
+{
+	unsigned int id;
+
+	r->fd_field = calloc(reg->n_events ? reg->n_events : 1,
+			     sizeof(*r->fd_field));
+	if (!r->fd_field)
+		return -1;
+	for (id = 0; id < reg->n_events; id++) {
+		int f = ltt_event_field_index(&reg->events[id], "fd");
+
+		r->fd_field[id] = f >= 0 &&
+			reg->events[id].fields[f].type != LTT_TYPE_STRING ? f : -1;
+	}
+	return 0;
+}
+
 /* Field values: integers formatted in place, strings quoted. */
 static void report_fields(struct report *r, const struct ltt_item *it)
 {
@@ -117,15 +146,11 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 
 			o->len += n > 0 ? n : 0;
 		}
-		if (i == 0 && (int)d->id == r->syscall_entry) {
-			const char *name = ltt_syscall_name(ltt_item_int(it, 0));
-
-			if (name) {
-				out_char(o, '(');
-				out_str(o, name);
-				out_char(o, ')');
-			}
-		}
+		if (i == 0 && (int)d->id == r->syscall_entry)
+			report_note(o, ltt_syscall_name(ltt_item_int(it, 0)));
+		else if ((int)i == r->fd_field[d->id])
+			report_note(o, ltt_trace_file(r->trace, it->pid,
+						      ltt_item_int(it, i)));
 	}
 }
 
@@ -239,6 +264,10 @@ int cmd_report(int argc, char **argv)
 	r.trace = t;
 	reg = ltt_trace_registry(t);
 	r.syscall_entry = ltt_registry_find(reg, "syscall_entry");
+	if (report_find_fds(&r, reg)) {
+		warnx_cmd(p.cmd, "out of memory");
+		return 1;
+	}
 	if (events) {
 		r.event_mask = calloc((reg->n_events + 63) / 64, 8);
 		if (!r.event_mask ||
@@ -265,6 +294,7 @@ int cmd_report(int argc, char **argv)
 	out_flush(r.out);
 	errors = print_trace_errors(p.cmd, t);
 	free(r.out);
+	free(r.fd_field);
 	free(r.event_mask);
 	ltt_trace_close(t);
 	return errors ? 1 : 0;

@@ -26,27 +26,28 @@ check() {
 lines() { "$@" 2>/dev/null | wc -l; }
 
 all=$("$ltt" report "$fx/basic")
-check "report: every event" 515 "$(wc -l <<<"$all")"
+check "report: every event" 517 "$(wc -l <<<"$all")"
 check "report --event" 4 "$(lines "$ltt" report --event sched_change "$fx/basic")"
 check "report --event prefix" 507 "$(lines "$ltt" report -e 'syscall_*' "$fx/basic")"
 check "report --pid" "$(grep -c ' pid 101 ' <<<"$all")" \
 	"$(lines "$ltt" report --pid 101 "$fx/basic")"
 check "report --pid list" "$(grep -c ' pid 10[01] ' <<<"$all")" \
 	"$(lines "$ltt" report -p 100,101 "$fx/basic")"
-check "report --cpu" 102 "$(lines "$ltt" report --cpu 1 "$fx/basic")"
+check "report --cpu" 104 "$(lines "$ltt" report --cpu 1 "$fx/basic")"
 check "report --from --to seconds" 3 \
 	"$(lines "$ltt" report --from 0.000005 --to 0.000007 "$fx/basic")"
 check "report --from --to clock" 3 \
 	"$(lines "$ltt" report --utc --from 00:00:01.000005 --to 00:00:01.000007 "$fx/basic")"
 check "report line" "00:00:01.000001000 +0.000001000 cpu 0 pid 100 bash syscall_entry: id=57(fork) ip=139637980925952" \
-	"$("$ltt" report --utc "$fx/basic" | sed -n 3p)"
+	"$("$ltt" report --utc "$fx/basic" | grep "id=57")"
+check "report fd" 1 "$("$ltt" report "$fx/basic" | grep -c 'fs_close: fd=3(/etc/inittab)$')"
 check "report lost" "00:00:01.000004000 +0.000004000 cpu 0 LOST 30 events, 3 packets" \
 	"$("$ltt" report --utc "$fx/lossy" | grep 'LOST 30')"
 check "report --event hides losses" 0 \
 	"$("$ltt" report -e syscall_entry "$fx/lossy" | grep -c LOST)"
 
 stats=$("$ltt" stats --pid 101 "$fx/basic")
-check "stats events" 1 "$(grep -c '^Trace .*: 515 events' <<<"$stats")"
+check "stats events" 1 "$(grep -c '^Trace .*: 517 events' <<<"$stats")"
 check "stats getppid" 1 "$(grep -cE '^ +200  getppid +110$' <<<"$stats")"
 check "stats by process" 1 "$(grep -cE '^ +101  worker +203$' <<<"$stats")"
 check "stats cpu time" 1 "$(grep -cE '^ +101  worker +0\.050210500 ' <<<"$stats")"

@@ -112,9 +112,11 @@ def ltt_events(path):
         while i < len(rest):
             f = field_re.match(rest, i)
             value, i = parse_value(rest, f.end())
-            # syscall_entry's id carries its name: id=57(fork)
+            # notes after a value: id=57(fork), fd=3(/etc/passwd); names
+            # in notes hold no blank
             if i < len(rest) and rest[i] == '(':
-                i = rest.index(')', i) + 1
+                i = rest.find(' ', i)
+                i = len(rest) if i < 0 else i
             fields.append((f.group(1), value))
         yield (int(m.group(1)), m.group(2), m.group(3), tuple(fields))
 

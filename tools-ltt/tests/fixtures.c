@@ -60,6 +60,7 @@ static int basic_cpu1(struct fx_writer *w)
 
 	fx_set_pid(w, 1, 0);
 	EV(1, t + 500, "sched_change", 1, 0, 0);
+	EV_STR(1, t + 600, "fs_open", FX_INITTAB, 3, 0);
 	for (i = 0; i < FX_READS; i++) {
 		uint64_t c = t + 1000 + i * 10000ULL;
 
@@ -68,6 +69,7 @@ static int basic_cpu1(struct fx_writer *w)
 		EV(1, c, "syscall_entry", 0, IP);
 		EV(1, c + FX_READ_NS, "syscall_exit", 4096);
 	}
+	EV(1, t + 1000 + FX_READS * 10000ULL - 100, "fs_close", 3);
 	EV(1, t + 1000 + FX_READS * 10000ULL, "sched_change", 0, 1, 1);
 	return 0;
 }

@@ -5,7 +5,8 @@
  *  basic:  2 CPUs.  cpu0: bash (100) forks worker (101), which execs
  *	    /usr/bin/worker, makes FX_GETPPID getppid calls, a write after
  *	    a 50 ms pause (extended record header) and exits.  cpu1: init
- *	    (1) runs after idle and makes FX_READS reads.  No loss.
+ *	    (1) runs after idle, opens /etc/inittab (fd 3), makes FX_READS
+ *	    reads and closes it.  No loss.
  *  lossy:  1 CPU, flight-recorder style: events dropped, packets
  *	    overwritten, custom events with ids past 126 (extended headers),
  *	    a string that needs escaping.
@@ -32,8 +33,11 @@
 #define FX_BASIC_ENTRIES	(4 + FX_GETPPID + FX_READS)
 #define FX_BASIC_EXITS		(FX_BASIC_ENTRIES - 1)
 #define FX_BASIC_SCHED		4
+#define FX_BASIC_FILES		2	/* fs_open, fs_close */
 #define FX_BASIC_EVENTS		(FX_BASIC_ENTRIES + FX_BASIC_EXITS + \
-				 FX_BASIC_SCHED + 4)
+				 FX_BASIC_SCHED + 4 + FX_BASIC_FILES)
+#define FX_CPU1_EVENTS		(2 * FX_READS + 2 + FX_BASIC_FILES)
+#define FX_INITTAB		"/etc/inittab"
 /* CPU time from sched_change, from each CPU's first event */
 #define FX_CPU_BASH		4000ULL
 #define FX_CPU_WORKER		(209500ULL + FX_PAUSE_NS + 5000 - 4000)

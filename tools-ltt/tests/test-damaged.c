@@ -13,7 +13,7 @@
 #include "tests.h"
 
 #define STREAM		"channel0_0"
-#define CPU1_EVENTS	(2 * FX_READS + 2)
+#define CPU1_EVENTS	FX_CPU1_EVENTS
 
 struct damage {
 	const char *dir;

@@ -61,7 +61,9 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(reader_formats_fields),			\
 	cmocka_unit_test(reader_empty_stream_file),			\
 	cmocka_unit_test(reader_no_metadata),				\
-	cmocka_unit_test(reader_parses_event_lists)
+	cmocka_unit_test(reader_parses_event_lists),			\
+	cmocka_unit_test(reader_names_files_by_open_and_close),		\
+	cmocka_unit_test(reader_files_of_threads_and_state_dump)
 
 #define TESTS_METADATA							\
 	cmocka_unit_test(metadata_round_trip),				\
@@ -109,6 +111,8 @@ DECLARE(reader_formats_fields);
 DECLARE(reader_empty_stream_file);
 DECLARE(reader_no_metadata);
 DECLARE(reader_parses_event_lists);
+DECLARE(reader_names_files_by_open_and_close);
+DECLARE(reader_files_of_threads_and_state_dump);
 DECLARE(metadata_round_trip);
 DECLARE(metadata_negative_clock_offset);
 DECLARE(metadata_rejects_damage);

@@ -222,10 +222,17 @@ unsigned int ltt_trace_n_errors(const struct ltt_trace *t);
 const char *ltt_trace_error(const struct ltt_trace *t, unsigned int i);
 
 /*
- * The name of process @pid as the trace has told so far (exec, fork;
- * later a state dump), or NULL.
+ * The name of process @pid as the items before the current one told it
+ * (state dump, exec, fork), or NULL ("<idle>" for pid 0).  After the
+ * last item: as the whole trace told it.
  */
 const char *ltt_trace_comm(const struct ltt_trace *t, int32_t pid);
+/*
+ * The file that descriptor @fd of task @pid names, as the items before
+ * the current one told it (state dump, open; close forgets it), or NULL.
+ */
+const char *ltt_trace_file(const struct ltt_trace *t, int32_t pid,
+			   int32_t fd);
 
 /* Field access on an event item; @i indexes desc->fields. */
 static inline uint64_t ltt_item_raw(const struct ltt_item *it, unsigned int i)
