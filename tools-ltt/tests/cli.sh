@@ -10,6 +10,7 @@
 set -uo pipefail
 
 ltt=${1:-$(dirname "$0")/../build/ltt}
+lttd=$(dirname "$ltt")/lttd
 fx=$(dirname "$0")/fixtures
 pass=0 fail=0
 
@@ -69,6 +70,21 @@ check "stats bad option: status" 2 "$?"
 check "unknown command: status" 2 "$?"
 check "help" 0 "$("$ltt" --help >/dev/null; echo $?)"
 check "command help" 1 "$("$ltt" report --help | grep -c '^usage: ltt report')"
+
+# lttd's usage errors need no LTT kernel
+out=$("$lttd" 2>&1); rc=$?
+check "lttd without -o: status" 2 "$rc"
+check "lttd without -o: message" 1 "$(grep -c 'give -o DIR' <<<"$out")"
+out=$("$lttd" -s 1000 -o /nonexistent/x 2>&1); rc=$?
+check "lttd bad geometry: status" 2 "$rc"
+check "lttd bad geometry: message" 1 "$(grep -c 'sub-buffer size 1000: must be a power of two' <<<"$out")"
+out=$("$lttd" -n 3 -o /nonexistent/x 2>&1)
+check "lttd bad count: message" 1 "$(grep -c '3 sub-buffers: must be a power of two' <<<"$out")"
+out=$("$lttd" -s 16M -n 32 -o /nonexistent/x 2>&1)
+check "lttd too big: message" 1 "$(grep -c 'at most 256 MiB' <<<"$out")"
+check "lttd help" 1 "$("$lttd" --help | grep -c '^usage: lttd')"
+"$ltt" record --bogus >/dev/null 2>&1
+check "record bad option: status" 2 "$?"
 
 tmp=$(mktemp -d)
 cp -r "$fx/basic" "$tmp/"
