@@ -5,6 +5,8 @@
  *
  *  guest-ls:   `ltt record -e syscall_entry,syscall_exit,sched_change -- ls /`
  *  guest-idle: `lttd -t 2` on an idle system, every event, state dump
+ *  guest-mix:  `ltt record -- sh -c 'ls, cat, sleep x5; flood 2000'` (flood:
+ *		2000 getppid calls), every event
  *  guest-flight: `lttd --overwrite -s 4096 -n 4`, a snapshot on SIGUSR1
  *		during a getppid flood, another at SIGINT after a second one
  *
@@ -19,6 +21,7 @@
 #define GUEST_LS_EVENTS		108
 #define GUEST_IDLE_EVENTS	603
 #define GUEST_FLIGHT_EVENTS	3069
+#define GUEST_MIX_EVENTS	10883
 
 void guest_traces_read_cleanly(void **state)
 {
@@ -113,6 +116,7 @@ void guest_pid_follows_the_kernel(void **state)
 	check_pids(FIXTURE("guest-ls"));
 	check_pids(FIXTURE("guest-idle"));
 	check_pids(FIXTURE("guest-flight"));
+	check_pids(FIXTURE("guest-mix"));
 }
 
 void guest_state_dump_names_processes(void **state)
@@ -130,4 +134,44 @@ void guest_state_dump_names_processes(void **state)
 	assert_string_equal(ltt_trace_comm(t, 11), "kworker/u8:0");
 	assert_string_equal(ltt_trace_comm(t, 1059), "lttd");
 	ltt_trace_close(t);
+}
+
+/*
+ * Every task's system calls alternate entry, exit, but for the first
+ * record of a task (a fork's child returns from a call it never entered;
+ * calls in progress when tracing started) and for calls with no return.
+ */
+void guest_syscalls_pair_up_per_task(void **state)
+{
+	static int open[32768], seen[32768];
+	struct seen_list l;
+	size_t i, getppid = 0, flood = 0;
+
+	(void)state;
+	memset(open, 0, sizeof(open));
+	memset(seen, 0, sizeof(seen));
+	read_all(FIXTURE("guest-mix"), &l);
+	assert_int_equal(l.n_errors, 0);
+	assert_int_equal(l.n, GUEST_MIX_EVENTS);
+	for (i = 0; i < l.n; i++) {
+		const struct seen *s = &l.v[i];
+		int32_t pid = s->item.pid;
+
+		assert_true(pid >= 0 && pid < 32768);
+		if (!strcmp(s->name, "syscall_entry")) {
+			/* an exit-less entry: exit, exit_group, execve's old image */
+			open[pid] = 1;
+			getppid += s->f[0] == 110;
+			flood += s->f[0] == 110 && !strcmp(s->comm, "flood");
+			seen[pid] = 1;
+		} else if (!strcmp(s->name, "syscall_exit")) {
+			if (seen[pid])
+				assert_int_equal(open[pid], 1);
+			open[pid] = 0;
+			seen[pid] = 1;
+		}
+	}
+	assert_int_equal(getppid, 2001);
+	assert_int_equal(flood, 2000);
+	seen_free(&l);
 }

@@ -95,7 +95,8 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(guest_traces_read_cleanly),			\
 	cmocka_unit_test(guest_flight_recorder_snapshots),		\
 	cmocka_unit_test(guest_pid_follows_the_kernel),			\
-	cmocka_unit_test(guest_state_dump_names_processes)
+	cmocka_unit_test(guest_state_dump_names_processes),		\
+	cmocka_unit_test(guest_syscalls_pair_up_per_task)
 
 #define DECLARE(t)	void t(void **state)
 DECLARE(reader_reads_every_event);
@@ -137,5 +138,6 @@ DECLARE(guest_traces_read_cleanly);
 DECLARE(guest_flight_recorder_snapshots);
 DECLARE(guest_pid_follows_the_kernel);
 DECLARE(guest_state_dump_names_processes);
+DECLARE(guest_syscalls_pair_up_per_task);
 
 #endif /* LTT_TESTS_H */
