@@ -359,6 +359,7 @@ struct ltt_reader {
 	/* Carried from packet to packet by the decoder. */
 	__u64 packets;		/* taken and released */
 	__u64 records;		/* decoded, in those packets */
+	__u64 bytes;		/* their record bytes: content less headers */
 	__u64 first_seq;	/* packet_seq_num of the first one */
 	__u64 last_seq;		/* ... and of the last one */
 	__u64 last_ts;		/* time of the last record */
@@ -562,6 +563,7 @@ struct ltt_event {
 	__u64 seq;			/* packet_seq_num of its packet */
 	__u32 offset;			/* byte offset in its packet */
 	__s32 pid;			/* its task: packet pid, sched_change */
+	__u32 size;			/* bytes of the record, header included */
 	__s64 f[LTT_FIELDS_MAX];	/* integer fields, registry order */
 	char str[LTT_STRING_MAX];	/* the string field, or "" */
 };
@@ -827,6 +829,7 @@ static inline int ltt_decode_packet(struct ltt_session *s,
 			ev->seq = h.packet_seq_num;
 			ev->offset = off;
 			ev->pid = pid;
+			ev->size = hdr + ei->payload_size + slen;
 			for (i = 0; i < ei->n_fields; i++) {
 				const struct ltt_field_info *f = &ei->fields[i];
 
@@ -854,6 +857,7 @@ static inline int ltt_decode_packet(struct ltt_session *s,
 		r->first_seq = h.packet_seq_num;
 	r->packets++;
 	r->records += n;
+	r->bytes += content - sizeof(h);
 	r->last_seq = h.packet_seq_num;
 	r->last_ts = ts;
 	r->discarded = h.events_discarded;

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sockets and the network: socket calls and creation (derived from the
+ * system calls), bytes sent and received, and packets through loopback.
+ * Each test makes the event happen and checks its fields.
+ */
+#define _GNU_SOURCE
+#include "kselftest_harness.h"
+#include "ltt_workload.h"
+
+LTT_FIXTURE(net, NULL)
+
+/* socket() gives socket_create with the type and the fd. */
+TEST_F(net, socket_gives_socket_create_with_type_and_fd)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct ltt_trace t = { 0 };
+	int udp, tcp;
+
+	FILTER_SELF();
+	FILTER_EVENTS("socket_create");
+	START();
+	udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	tcp = socket(AF_INET, SOCK_STREAM, 0);
+	STOP_AND_READ(&t);
+	ASSERT_LE(0, udp);
+	ASSERT_LE(0, tcp);
+	close(udp);
+	close(tcp);
+
+	ASSERT_EQ((size_t)2, t.n) TH_LOG("socket_create records for two socket() calls");
+	EXPECT_EQ(SOCK_DGRAM, FIELD(&t.ev[0], "type"))
+		TH_LOG("the type without SOCK_CLOEXEC");
+	EXPECT_EQ(udp, FIELD(&t.ev[0], "fd"));
+	EXPECT_EQ(SOCK_STREAM, FIELD(&t.ev[1], "type"));
+	EXPECT_EQ(tcp, FIELD(&t.ev[1], "fd"));
+	ltt_trace_free(&t);
+}
+
+/*
+ * bind, connect, sendto and recvfrom give socket_call with the SYS_*
+ * number and the fd; sendto and recvfrom of 100 bytes give socket_send
+ * and socket_receive with the socket type and 100.
+ */
+TEST_F(net, udp_exchange_gives_socket_calls_and_bytes_sent_and_received)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(a);
+	struct ltt_trace t = { 0 };
+	char buf[100] = { 0 };
+	int rx, tx;
+	size_t i, n_call = 0, n_send = 0, n_recv = 0;
+
+	WORK(ltt_lo_up());
+	rx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	tx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	ASSERT_LE(0, rx);
+	ASSERT_LE(0, tx);
+	FILTER_SELF();
+	FILTER_EVENTS("socket_call", "socket_send", "socket_receive");
+	START();
+	ASSERT_EQ(0, bind(rx, (struct sockaddr *)&a, sizeof(a)));
+	ASSERT_EQ(0, getsockname(rx, (struct sockaddr *)&a, &alen));
+	ASSERT_EQ(0, connect(tx, (struct sockaddr *)&a, sizeof(a)));
+	ASSERT_EQ(100, sendto(tx, buf, 100, 0, NULL, 0));
+	ASSERT_EQ(100, recvfrom(rx, buf, sizeof(buf), 0, NULL, NULL));
+	STOP_AND_READ(&t);
+	close(rx);
+	close(tx);
+
+	for (i = 0; i < t.n; i++) {
+		static const struct { int call; bool rx; } want[] = {
+			{ LTT_SYS_BIND, true }, { 6 /* GETSOCKNAME */, true },
+			{ LTT_SYS_CONNECT, false }, { LTT_SYS_SENDTO, false },
+			{ LTT_SYS_RECVFROM, true },
+		};
+		const struct ltt_event *ev = &t.ev[i];
+
+		if (IS(ev, "socket_call")) {
+			if (n_call < ARRAY_SIZE(want)) {
+				EXPECT_EQ(want[n_call].call, FIELD(ev, "call"))
+					TH_LOG("socket call %zu", n_call);
+				EXPECT_EQ(want[n_call].rx ? rx : tx,
+					  FIELD(ev, "fd"))
+					TH_LOG("socket call %zu (%lld)", n_call,
+					       (long long)FIELD(ev, "call"));
+			}
+			n_call++;
+		} else if (IS(ev, "socket_send")) {
+			n_send++;
+			EXPECT_EQ(SOCK_DGRAM, FIELD(ev, "type"));
+			EXPECT_EQ(100, FIELD(ev, "bytes"));
+		} else {
+			n_recv++;
+			EXPECT_EQ(SOCK_DGRAM, FIELD(ev, "type"));
+			EXPECT_EQ(100, FIELD(ev, "bytes"));
+		}
+	}
+	EXPECT_EQ((size_t)5, n_call) TH_LOG("bind, getsockname, connect, sendto, recvfrom");
+	EXPECT_EQ((size_t)1, n_send);
+	EXPECT_EQ((size_t)1, n_recv);
+	ltt_trace_free(&t);
+}
+
+/* A UDP packet through lo: net_packet_out, then net_packet_in, both IPv4. */
+TEST_F(net, loopback_udp_packet_gives_packet_out_then_in_of_ipv4)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	const struct ltt_event *out = NULL, *in = NULL;
+	struct ltt_trace t = { 0 };
+	size_t i;
+
+	WORK(ltt_lo_up());
+	FILTER_EVENTS("net_packet_out", "net_packet_in");
+	START();
+	WORK(ltt_work_udp(100));
+	STOP_AND_READ(&t);
+
+	for (i = 0; i < t.n; i++) {
+		EXPECT_EQ(LTT_ETH_P_IP, FIELD(&t.ev[i], "protocol"))
+			TH_LOG("%s protocol %#llx: only IPv4 went through lo",
+			       reg->ev[t.ev[i].id].name,
+			       (unsigned long long)FIELD(&t.ev[i], "protocol"));
+		if (IS(&t.ev[i], "net_packet_out"))
+			out = out ? out : &t.ev[i];
+		else
+			in = in ? in : &t.ev[i];
+	}
+	EXPECT_EQ((size_t)1, ltt_count(reg, &t, "net_packet_out", -1));
+	EXPECT_EQ((size_t)1, ltt_count(reg, &t, "net_packet_in", -1));
+	ASSERT_NE(NULL, out);
+	ASSERT_NE(NULL, in);
+	EXPECT_LE(out->ts, in->ts) TH_LOG("the packet came in before it went out");
+	ltt_trace_free(&t);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The state dump at START: one statedump_process per task (pid, tgid,
+ * parent, name) and one statedump_file per open file (pid, fd, path).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+
+#include "kselftest_harness.h"
+#include "ltt_workload.h"
+
+#define FILE_PATH	"/tmp/ltt-statedump-test-file"
+
+LTT_FIXTURE(dump, NULL)
+
+static void *block(void *fd)
+{
+	char c;
+
+	while (read((int)(long)fd, &c, 1) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+/*
+ * Our process, and a thread of it, are dumped with their pid, tgid, the
+ * parent's pid and the name; so is init.
+ */
+TEST_F(dump, start_dumps_each_task_with_tgid_parent_and_name)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	const struct ltt_event *me = NULL, *th = NULL, *init = NULL;
+	struct ltt_trace t = { 0 };
+	char comm[64];
+	pthread_t thread;
+	size_t i, n_me = 0;
+	int p[2];
+
+	ASSERT_EQ(0, ltt_read_str("/proc/self/comm", comm, sizeof(comm)))
+		TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pthread_create(&thread, NULL, block, (void *)(long)p[0]));
+	FILTER_EVENTS("statedump_process");
+	START();
+	STOP_AND_READ(&t);
+	ASSERT_EQ(1, write(p[1], "", 1));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+
+	for (i = 0; i < t.n; i++) {
+		const struct ltt_event *ev = &t.ev[i];
+
+		if (FIELD(ev, "pid") == self->pid) {
+			me = ev;
+			n_me++;
+		} else if (FIELD(ev, "tgid") == self->pid) {
+			th = ev;
+		} else if (FIELD(ev, "pid") == 1) {
+			init = ev;
+		}
+	}
+	ASSERT_EQ((size_t)1, n_me) TH_LOG("statedump_process records of pid %d",
+					  self->pid);
+	EXPECT_EQ(self->pid, FIELD(me, "tgid"));
+	EXPECT_EQ(getppid(), FIELD(me, "ppid"));
+	EXPECT_STREQ(comm, me->str);
+	ASSERT_NE(NULL, th) TH_LOG("no record of our thread (tgid %d)", self->pid);
+	EXPECT_NE(self->pid, FIELD(th, "pid"));
+	EXPECT_EQ(getppid(), FIELD(th, "ppid")) TH_LOG("a thread's parent is its process's");
+	EXPECT_STREQ(comm, th->str);
+	ASSERT_NE(NULL, init) TH_LOG("no record of init, pid 1");
+	EXPECT_EQ(1, FIELD(init, "tgid"));
+	EXPECT_EQ(0, FIELD(init, "ppid"));
+	close(p[0]);
+	close(p[1]);
+	ltt_trace_free(&t);
+}
+
+/* Files open at START are dumped with our pid, their fd and their path. */
+TEST_F(dump, start_dumps_each_open_file_with_pid_fd_and_path)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct ltt_trace t = { 0 };
+	size_t i, n_file = 0, n_pipe = 0;
+	char pipe_name[64];
+	struct stat st;
+	int fd, p[2];
+
+	fd = open(FILE_PATH, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, fstat(p[0], &st));
+	snprintf(pipe_name, sizeof(pipe_name), "pipe:[%lu]",
+		 (unsigned long)st.st_ino);
+	FILTER_EVENTS("statedump_file");
+	START();
+	STOP_AND_READ(&t);
+	close(fd);
+	unlink(FILE_PATH);
+
+	for (i = 0; i < t.n; i++) {
+		const struct ltt_event *ev = &t.ev[i];
+
+		if (FIELD(ev, "pid") != self->pid)
+			continue;
+		if (FIELD(ev, "fd") == fd) {
+			n_file++;
+			EXPECT_STREQ(FILE_PATH, ev->str);
+		} else if (FIELD(ev, "fd") == p[0] || FIELD(ev, "fd") == p[1]) {
+			n_pipe++;
+			EXPECT_STREQ(pipe_name, ev->str);
+		}
+	}
+	EXPECT_EQ((size_t)1, n_file) TH_LOG("statedump_file records of fd %d", fd);
+	EXPECT_EQ((size_t)2, n_pipe) TH_LOG("statedump_file records of our pipe");
+	close(p[0]);
+	close(p[1]);
+	ltt_trace_free(&t);
+}
+
+/*
+ * With a pid filter, the dump keeps the listed process only: not the
+ * other tasks, though the process that starts the session is listed.
+ */
+TEST_F(dump, pid_filter_keeps_only_the_listed_process_in_the_dump)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct ltt_trace t = { 0 };
+	size_t i, mine = 0, others = 0;
+	long long first_other = 0;
+
+	FILTER_SELF();
+	FILTER_EVENTS("statedump_process", "statedump_file");
+	START();
+	STOP_AND_READ(&t);
+
+	for (i = 0; i < t.n; i++) {
+		const struct ltt_event *ev = &t.ev[i];
+		bool ours = IS(ev, "statedump_process") ?
+			    FIELD(ev, "tgid") == self->pid :
+			    FIELD(ev, "pid") == self->pid;
+
+		if (ours) {
+			mine++;
+		} else if (!others++) {
+			first_other = FIELD(ev, "pid");
+		}
+	}
+	EXPECT_LT((size_t)0, mine) TH_LOG("no record of pid %d, the one listed",
+					  self->pid);
+	EXPECT_EQ((size_t)0, others)
+		TH_LOG("%zu records of other processes (the first of pid %lld) with only pid %d listed: the filter passes the dump because the task that STARTs is listed",
+		       others, first_other, self->pid);
+	ltt_trace_free(&t);
+}
+
+/* With a pid filter on another process, the dump has it, and not us. */
+TEST_F(dump, pid_filter_on_another_process_dumps_it_and_not_us)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct ltt_trace t = { 0 };
+	size_t i, n_other = 0, n_me = 0;
+	int wake;
+	pid_t other;
+
+	other = ltt_fork_sleeper(&wake);
+	ASSERT_LT(0, other) TH_LOG("%s", ltt_err);
+	FILTER_PIDS(&other, 1);
+	FILTER_EVENTS("statedump_process", "statedump_file");
+	START();
+	STOP_AND_READ(&t);
+	ltt_kill_sleeper(other, wake);
+
+	for (i = 0; i < t.n; i++) {
+		if (FIELD(&t.ev[i], "pid") == other)
+			n_other++;
+		if (FIELD(&t.ev[i], "pid") == self->pid)
+			n_me++;
+	}
+	EXPECT_LT((size_t)1, n_other) TH_LOG("records of pid %d, listed: its process and files",
+					     other);
+	EXPECT_EQ((size_t)0, n_me) TH_LOG("records of pid %d, not listed", self->pid);
+	ltt_trace_free(&t);
+}
+
+TEST_HARNESS_MAIN
