@@ -34,6 +34,19 @@ void trace_add_error(struct ltt_trace *t, const char *fmt, ...)
 	t->errors = errors;
 }
 
+/* Records are decoded in place: the trace must be in the host's order. */
+static int trace_check_byte_order(const struct ltt_trace *t, const char *path)
+{
+	const uint16_t one = 1;
+	bool host_be = !*(const uint8_t *)&one;
+
+	if (t->md.big_endian == host_be)
+		return 0;
+	return ltt_fail("%s: a %s-endian trace; this reader reads %s-endian traces only",
+			path, t->md.big_endian ? "big" : "little",
+			host_be ? "big" : "little");
+}
+
 /* Read and parse DIR/metadata. */
 static int trace_read_metadata(struct ltt_trace *t)
 {
@@ -74,16 +87,7 @@ static int trace_read_metadata(struct ltt_trace *t)
 	free(text);
 	if (ret)
 		return -1;
-	{
-		const uint16_t one = 1;
-		bool host_be = !*(const uint8_t *)&one;
-
-		if (t->md.big_endian != host_be)
-			return ltt_fail("%s: a %s-endian trace; this reader reads %s-endian traces only",
-					path, t->md.big_endian ? "big" : "little",
-					host_be ? "big" : "little");
-	}
-	return 0;
+	return trace_check_byte_order(t, path);
 }
 
 /* Where sched_change's incoming pid is, so that streams can follow it. */

@@ -53,7 +53,7 @@ check "stats getppid" 1 "$(grep -cE '^ +200  getppid +110$' <<<"$stats")"
 check "stats by process" 1 "$(grep -cE '^ +101  worker +203$' <<<"$stats")"
 check "stats cpu time" 1 "$(grep -cE '^ +101  worker +0\.050210500 ' <<<"$stats")"
 check "stats times" 1 "$(grep -cE '^getppid +200 +100000 +500 +500 +500$' <<<"$stats")"
-check "stats lost" 1 "$("$ltt" stats "$fx/lossy" | grep -c '^Events lost: 37 (and 3 packets')"
+check "stats lost" 1 "$("$ltt" stats "$fx/lossy" | grep -c '^Events lost: 42 (and 3 packets')"
 
 # errors: a message naming the problem, a non-zero status
 out=$("$ltt" report /nonexistent 2>&1); rc=$?

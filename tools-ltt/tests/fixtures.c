@@ -108,5 +108,8 @@ int fx_make_lossy(const char *dir)
 	EV(0, t + 4000, "custom_129", 0xffffffffLL);
 	EV(0, t + 5000, "syscall_entry", 39, IP);
 	EV(0, t + 6000, "syscall_exit", 300);
+	if (fx_lose(w, 0, t + 6500, FX_LOSSY_LOST_END) ||
+	    fx_report_lost(w, 0, t + 6600))
+		return -1;
 	return fx_close(w, t + 7000);
 }

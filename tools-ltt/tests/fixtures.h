@@ -9,7 +9,8 @@
  *	    reads and closes it.  No loss.
  *  lossy:  1 CPU, flight-recorder style: events dropped, packets
  *	    overwritten, custom events with ids past 126 (extended headers),
- *	    a string that needs escaping.
+ *	    a string that needs escaping; at the end, more events dropped
+ *	    and told by an empty packet, as the kernel does at stop.
  */
 #ifndef LTT_TESTS_FIXTURES_H
 #define LTT_TESTS_FIXTURES_H
@@ -43,12 +44,15 @@
 #define FX_CPU_WORKER		(209500ULL + FX_PAUSE_NS + 5000 - 4000)
 #define FX_CPU_INIT		500500ULL
 
-/* lossy: 8 events, 2 lost ranges */
+/* lossy: 8 events, 3 lost ranges */
 #define FX_LOSSY_EVENTS		8
 #define FX_LOSSY_LOST1		7	/* dropped events */
 #define FX_LOSSY_GAP		3	/* overwritten packets ... */
 #define FX_LOSSY_GAP_EVENTS	10	/* ... of this many events each */
 #define FX_LOSSY_CUSTOM		130	/* custom events in the registry */
+#define FX_LOSSY_LOST_END	5	/* dropped at the end */
+#define FX_LOSSY_LOST		(FX_LOSSY_LOST1 + FX_LOSSY_GAP * \
+				 FX_LOSSY_GAP_EVENTS + FX_LOSSY_LOST_END)
 #define FX_LOSSY_STRING		"we\"ird\\name\n"
 
 int fx_make_basic(const char *dir);

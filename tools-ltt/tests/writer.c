@@ -245,6 +245,14 @@ int fx_lose(struct fx_writer *w, unsigned int cpu, uint64_t ts, uint64_t n)
 	return 0;
 }
 
+int fx_report_lost(struct fx_writer *w, unsigned int cpu, uint64_t ts)
+{
+	if (fx_close_packet(w, cpu, ts))
+		return -1;
+	fx_open_packet(w, cpu, ts);
+	return fx_close_packet(w, cpu, ts);
+}
+
 int fx_overwrite(struct fx_writer *w, unsigned int cpu, uint64_t ts,
 		 uint64_t n, uint64_t events)
 {

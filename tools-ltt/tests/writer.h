@@ -53,6 +53,11 @@ int fx_flush(struct fx_writer *w, unsigned int cpu, uint64_t ts);
 /* @n events are dropped on @cpu: the buffer is full. */
 int fx_lose(struct fx_writer *w, unsigned int cpu, uint64_t ts,
 	    uint64_t n);
+/*
+ * Discard mode at stop: events lost since the last packet are told by an
+ * empty packet (lb_report_lost()).
+ */
+int fx_report_lost(struct fx_writer *w, unsigned int cpu, uint64_t ts);
 /* Flight recorder: @n packets of @events records each were overwritten. */
 int fx_overwrite(struct fx_writer *w, unsigned int cpu, uint64_t ts,
 		 uint64_t n, uint64_t events);
