@@ -8,13 +8,29 @@
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
 
-LTT_FIXTURE(cpu, NULL)
+FIXTURE(cpu) {
+	struct ltt_session s;
+	unsigned int cpu;	/* the test runs pinned there */
+	pid_t pid;
+};
+
+FIXTURE_SETUP(cpu)
+{
+	self->cpu = ltt_setup_pinned(_metadata, &self->s, NULL);
+	self->pid = getpid();
+}
+
+FIXTURE_TEARDOWN(cpu)
+{
+	ltt_session_close(&self->s);
+}
 
 /* ---- Traps ---- */
 
-static __attribute__((noinline)) void touch(volatile char *p)
+/* noipa: not inlined, not cloned, so that its address is where it runs. */
+static __attribute__((noipa)) void touch(char *p)
 {
-	*p = 1;
+	asm volatile("movb $1, (%0)" : : "r" (p) : "memory");
 }
 
 /* Code at @ip lies within the 256 bytes from the start of @fn. */
@@ -32,7 +48,7 @@ TEST_F(cpu, page_fault_gives_trap_entry_14_at_the_touching_code_then_trap_exit)
 	const struct ltt_registry *reg = &self->s.reg;
 	struct ltt_trace t = { 0 };
 	long i, found = -1, n = 0;
-	volatile char *p;
+	char *p;
 
 	p = mmap(NULL, ltt_page_size(), PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -63,38 +79,37 @@ TEST_F(cpu, page_fault_gives_trap_entry_14_at_the_touching_code_then_trap_exit)
 	EXPECT_TRUE(IS(&t.ev[i], "trap_exit"))
 		TH_LOG("after the fault's trap_entry, cpu %u has %s, not its trap_exit",
 		       t.ev[i].cpu, reg->ev[t.ev[i].id].name);
-	munmap((void *)p, ltt_page_size());
+	munmap(p, ltt_page_size());
 	ltt_trace_free(&t);
 }
 
 /* Exceptions a child raises in user mode, each in a function of its own. */
-static volatile char *ro_page;
+static char *ro_page;
 
-static __attribute__((noinline)) void raise_de(void)
+static __attribute__((noipa)) void raise_de(void)
 {
-	volatile int a = 1, b = 0;
-
-	a = a / b;
+	asm volatile("xor %%ecx, %%ecx; div %%ecx" : : : "eax", "ecx", "edx");
 }
 
-static __attribute__((noinline)) void raise_bp(void)
+static __attribute__((noipa)) void raise_bp(void)
 {
 	asm volatile("int3");
 }
 
-static __attribute__((noinline)) void raise_ud(void)
+static __attribute__((noipa)) void raise_ud(void)
 {
 	asm volatile("ud2");
 }
 
-static __attribute__((noinline)) void raise_gp(void)
+static __attribute__((noipa)) void raise_gp(void)
 {
 	asm volatile("hlt");	/* privileged */
 }
 
-static __attribute__((noinline)) void raise_pf(void)
+static __attribute__((noipa)) void raise_pf(void)
 {
-	*ro_page = 1;		/* a write to a read-only page */
+	/* A write to a read-only page. */
+	asm volatile("movb $1, (%0)" : : "r" (ro_page) : "memory");
 }
 
 FIXTURE(trap) {
@@ -108,7 +123,7 @@ FIXTURE_VARIANT(trap) {
 };
 
 FIXTURE_VARIANT_ADD(trap, divide_error) {
-	.what = "divide error (an idiv by 0), do_error_trap()",
+	.what = "divide error (a div by 0), do_error_trap()",
 	.trap = LTT_X86_TRAP_DE,
 	.raise = raise_de,
 };
@@ -202,8 +217,9 @@ TEST_F(trap, exception_in_user_mode_gives_trap_entry_with_vector_and_ip_then_tra
 			break;
 		}
 	ASSERT_LE(0, found)
-		TH_LOG("no trap_entry with trap %d for a %s among %zu records of the child: the handler has no ltt_trap_entry() hook",
-		       variant->trap, variant->what, t.n);
+		TH_LOG("no trap_entry of trap %d among %zu records: %s: %s",
+		       variant->trap, t.n, variant->what,
+		       "the handler has no ltt_trap_entry() hook");
 	EXPECT_TRUE(ip_in(FIELD(&t.ev[found], "ip"), variant->raise))
 		TH_LOG("%s at ip %#llx, outside the raising function at %p (+256)",
 		       variant->what,
@@ -252,7 +268,7 @@ TEST_F(cpu, console_output_gives_uart_irq_entries_from_user_and_kernel_mode_with
 	irq = ltt_uart_irq();
 	ASSERT_LE(0, irq) TH_LOG("%s", ltt_err);
 	other = other_cpu(&self->s, self->cpu);
-	ASSERT_LE(0, other) TH_LOG("one CPU: the test needs two, to route the UART's irq away from the writer");
+	ASSERT_LE(0, other) TH_LOG("one CPU: the UART's irq goes to another than the writer's");
 	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irq);
 	ASSERT_EQ(0, ltt_read_str(path, saved, sizeof(saved))) TH_LOG("%s", ltt_err);
 	snprintf(val, sizeof(val), "%d", other);
@@ -295,7 +311,7 @@ TEST_F(cpu, console_output_gives_uart_irq_entries_from_user_and_kernel_mode_with
 			/* The session may start or stop within a handler. */
 			if (prev)
 				EXPECT_NE(prev->id, ev->id)
-					TH_LOG("cpu %u: two %s in a row (seq %llu offset %u): entries and exits must alternate",
+					TH_LOG("cpu %u: two %s in a row (seq %llu offset %u)",
 					       cpu, reg->ev[ev->id].name,
 					       (unsigned long long)ev->seq,
 					       ev->offset);
@@ -317,8 +333,9 @@ TEST_F(cpu, console_output_gives_uart_irq_entries_from_user_and_kernel_mode_with
 	}
 	EXPECT_LT(0, n_uart) TH_LOG("no irq_entry of irq %d (ttyS0) on cpu %d, its affinity",
 				    irq, other);
-	EXPECT_LT(0, n_user) TH_LOG("no irq_entry of irq %d with kernel 0 while cpu %d spun in user mode",
-				    irq, other);
+	EXPECT_LT(0, n_user)
+		TH_LOG("no irq_entry of irq %d, kernel 0, while cpu %d spun in user mode",
+		       irq, other);
 	EXPECT_LT(0, n_kernel) TH_LOG("no irq_entry of irq %d with kernel 1 while cpu %d was idle",
 				      irq, other);
 	TH_LOG("irq %d on cpu %d: %zu entries, %zu from user mode, %zu from idle",
@@ -350,10 +367,10 @@ TEST_F(cpu, spinning_cpu_records_hz_timer_ticks_per_second)
 			n++;
 	expected = (double)LTT_HZ * (t1 - t0) / 1e9;
 	EXPECT_LE(expected * 0.9, (double)n)
-		TH_LOG("%zu ticks on cpu %u in %llu ms of spinning, expected %.0f (HZ=%d) within 10%%",
+		TH_LOG("%zu ticks on cpu %u in %llu ms, expected %.0f (HZ=%d) +-10%%",
 		       n, self->cpu, ltt_ms(t1 - t0), expected, LTT_HZ);
 	EXPECT_GE(expected * 1.1, (double)n)
-		TH_LOG("%zu ticks on cpu %u in %llu ms of spinning, expected %.0f (HZ=%d) within 10%%",
+		TH_LOG("%zu ticks on cpu %u in %llu ms, expected %.0f (HZ=%d) +-10%%",
 		       n, self->cpu, ltt_ms(t1 - t0), expected, LTT_HZ);
 	TH_LOG("%zu ticks in %llu ms (HZ=%d)", n, ltt_ms(t1 - t0), LTT_HZ);
 	ltt_trace_free(&t);
@@ -387,8 +404,9 @@ TEST_F(cpu, loopback_packet_gives_net_rx_softirq)
 		    t.ev[i].ts <= t1)
 			net_rx++;
 	}
-	EXPECT_LT(0, net_rx) TH_LOG("no softirq with vec %d (NET_RX) while a UDP packet went through lo (%zu softirqs)",
-				    LTT_NET_RX_SOFTIRQ, t.n);
+	EXPECT_LT(0, net_rx)
+		TH_LOG("no softirq of vec %d (NET_RX) for a UDP packet on lo, among %zu",
+		       LTT_NET_RX_SOFTIRQ, t.n);
 	ltt_trace_free(&t);
 }
 
@@ -430,7 +448,7 @@ TEST_F(cpu, timers_expire_within_the_timer_softirq)
 				       ev->offset, (long long)FIELD(last, "vec"));
 		}
 	}
-	EXPECT_LT(0, expired) TH_LOG("no timer_expired after a softirq, with a 20 ms socket timeout");
+	EXPECT_LT(0, expired) TH_LOG("no timer_expired in a softirq, for a 20 ms socket timeout");
 	ltt_trace_free(&t);
 }
 
@@ -475,8 +493,9 @@ TEST_F(cpu, keyboard_led_change_gives_tasklet_action_of_kbd_bh)
 				TH_LOG("kbd_bh ran in softirq %lld, not TASKLET (6)",
 				       (long long)FIELD(&t.ev[j], "vec"));
 	}
-	EXPECT_LT(0, n) TH_LOG("no tasklet_action of kbd_bh (%#llx) after KDSETLED; %zu tasklets of other functions",
-			       kbd_bh, others);
+	EXPECT_LT(0, n)
+		TH_LOG("no tasklet_action of kbd_bh (%#llx) for KDSETLED; %zu of others",
+		       kbd_bh, others);
 	ltt_trace_free(&t);
 }
 

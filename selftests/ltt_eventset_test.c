@@ -226,61 +226,250 @@ FIXTURE_VARIANT(eventset) {
 	const struct workload *work;
 };
 
-#define EVENT(name, workload)						\
-	FIXTURE_VARIANT_ADD(eventset, name) {				\
-		.event = #name,						\
-		.work = &(workload),					\
-	}
+FIXTURE_VARIANT_ADD(eventset, syscall_entry) {
+	.event = "syscall_entry",
+	.work = &w_syscalls,
+};
 
-EVENT(syscall_entry, w_syscalls);
-EVENT(syscall_exit, w_syscalls);
-EVENT(sched_change, w_sleep);
-EVENT(process_fork, w_fork);
-EVENT(process_exit, w_fork);
-EVENT(process_exec, w_exec);
-EVENT(trap_entry, w_touch);
-EVENT(trap_exit, w_touch);
-EVENT(irq_entry, w_console);
-EVENT(irq_exit, w_console);
-EVENT(timer_tick, w_spin);
-EVENT(softirq, w_udp);
-EVENT(tasklet_action, w_kbd);
-EVENT(tasklet_hi_action, w_hi);
-EVENT(process_kthread, w_kworker);
-EVENT(process_wait, w_fork);
-EVENT(process_signal, w_signal);
-EVENT(process_wakeup, w_wake);
-EVENT(fs_open, w_file);
-EVENT(fs_close, w_file);
-EVENT(fs_read, w_file);
-EVENT(fs_write, w_file);
-EVENT(fs_seek, w_file);
-EVENT(fs_ioctl, w_file);
-EVENT(fs_select, w_file);
-EVENT(fs_poll, w_file);
-EVENT(fs_buffer_wait_start, w_ext2);
-EVENT(fs_buffer_wait_end, w_ext2);
-EVENT(timer_expired, w_rcvtimeo);
-EVENT(timer_setitimer, w_setitimer);
-EVENT(timer_schedule_timeout, w_rcvtimeo);
-EVENT(mm_page_alloc, w_touch);
-EVENT(mm_page_free, w_touch);
-EVENT(mm_swap_in, w_swap);
-EVENT(mm_swap_out, w_swap);
-EVENT(mm_page_wait_start, w_ext2);
-EVENT(mm_page_wait_end, w_ext2);
-EVENT(socket_call, w_udp);
-EVENT(socket_create, w_udp);
-EVENT(socket_send, w_udp);
-EVENT(socket_receive, w_udp);
-EVENT(ipc_call, w_ipc);
-EVENT(ipc_msg_create, w_ipc);
-EVENT(ipc_sem_create, w_ipc);
-EVENT(ipc_shm_create, w_ipc);
-EVENT(net_packet_in, w_udp);
-EVENT(net_packet_out, w_udp);
-EVENT(statedump_process, w_start);
-EVENT(statedump_file, w_start);
+FIXTURE_VARIANT_ADD(eventset, syscall_exit) {
+	.event = "syscall_exit",
+	.work = &w_syscalls,
+};
+
+FIXTURE_VARIANT_ADD(eventset, sched_change) {
+	.event = "sched_change",
+	.work = &w_sleep,
+};
+
+FIXTURE_VARIANT_ADD(eventset, process_fork) {
+	.event = "process_fork",
+	.work = &w_fork,
+};
+
+FIXTURE_VARIANT_ADD(eventset, process_exit) {
+	.event = "process_exit",
+	.work = &w_fork,
+};
+
+FIXTURE_VARIANT_ADD(eventset, process_exec) {
+	.event = "process_exec",
+	.work = &w_exec,
+};
+
+FIXTURE_VARIANT_ADD(eventset, trap_entry) {
+	.event = "trap_entry",
+	.work = &w_touch,
+};
+
+FIXTURE_VARIANT_ADD(eventset, trap_exit) {
+	.event = "trap_exit",
+	.work = &w_touch,
+};
+
+FIXTURE_VARIANT_ADD(eventset, irq_entry) {
+	.event = "irq_entry",
+	.work = &w_console,
+};
+
+FIXTURE_VARIANT_ADD(eventset, irq_exit) {
+	.event = "irq_exit",
+	.work = &w_console,
+};
+
+FIXTURE_VARIANT_ADD(eventset, timer_tick) {
+	.event = "timer_tick",
+	.work = &w_spin,
+};
+
+FIXTURE_VARIANT_ADD(eventset, softirq) {
+	.event = "softirq",
+	.work = &w_udp,
+};
+
+FIXTURE_VARIANT_ADD(eventset, tasklet_action) {
+	.event = "tasklet_action",
+	.work = &w_kbd,
+};
+
+FIXTURE_VARIANT_ADD(eventset, tasklet_hi_action) {
+	.event = "tasklet_hi_action",
+	.work = &w_hi,
+};
+
+FIXTURE_VARIANT_ADD(eventset, process_kthread) {
+	.event = "process_kthread",
+	.work = &w_kworker,
+};
+
+FIXTURE_VARIANT_ADD(eventset, process_wait) {
+	.event = "process_wait",
+	.work = &w_fork,
+};
+
+FIXTURE_VARIANT_ADD(eventset, process_signal) {
+	.event = "process_signal",
+	.work = &w_signal,
+};
+
+FIXTURE_VARIANT_ADD(eventset, process_wakeup) {
+	.event = "process_wakeup",
+	.work = &w_wake,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_open) {
+	.event = "fs_open",
+	.work = &w_file,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_close) {
+	.event = "fs_close",
+	.work = &w_file,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_read) {
+	.event = "fs_read",
+	.work = &w_file,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_write) {
+	.event = "fs_write",
+	.work = &w_file,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_seek) {
+	.event = "fs_seek",
+	.work = &w_file,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_ioctl) {
+	.event = "fs_ioctl",
+	.work = &w_file,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_select) {
+	.event = "fs_select",
+	.work = &w_file,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_poll) {
+	.event = "fs_poll",
+	.work = &w_file,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_buffer_wait_start) {
+	.event = "fs_buffer_wait_start",
+	.work = &w_ext2,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_buffer_wait_end) {
+	.event = "fs_buffer_wait_end",
+	.work = &w_ext2,
+};
+
+FIXTURE_VARIANT_ADD(eventset, timer_expired) {
+	.event = "timer_expired",
+	.work = &w_rcvtimeo,
+};
+
+FIXTURE_VARIANT_ADD(eventset, timer_setitimer) {
+	.event = "timer_setitimer",
+	.work = &w_setitimer,
+};
+
+FIXTURE_VARIANT_ADD(eventset, timer_schedule_timeout) {
+	.event = "timer_schedule_timeout",
+	.work = &w_rcvtimeo,
+};
+
+FIXTURE_VARIANT_ADD(eventset, mm_page_alloc) {
+	.event = "mm_page_alloc",
+	.work = &w_touch,
+};
+
+FIXTURE_VARIANT_ADD(eventset, mm_page_free) {
+	.event = "mm_page_free",
+	.work = &w_touch,
+};
+
+FIXTURE_VARIANT_ADD(eventset, mm_swap_in) {
+	.event = "mm_swap_in",
+	.work = &w_swap,
+};
+
+FIXTURE_VARIANT_ADD(eventset, mm_swap_out) {
+	.event = "mm_swap_out",
+	.work = &w_swap,
+};
+
+FIXTURE_VARIANT_ADD(eventset, mm_page_wait_start) {
+	.event = "mm_page_wait_start",
+	.work = &w_ext2,
+};
+
+FIXTURE_VARIANT_ADD(eventset, mm_page_wait_end) {
+	.event = "mm_page_wait_end",
+	.work = &w_ext2,
+};
+
+FIXTURE_VARIANT_ADD(eventset, socket_call) {
+	.event = "socket_call",
+	.work = &w_udp,
+};
+
+FIXTURE_VARIANT_ADD(eventset, socket_create) {
+	.event = "socket_create",
+	.work = &w_udp,
+};
+
+FIXTURE_VARIANT_ADD(eventset, socket_send) {
+	.event = "socket_send",
+	.work = &w_udp,
+};
+
+FIXTURE_VARIANT_ADD(eventset, socket_receive) {
+	.event = "socket_receive",
+	.work = &w_udp,
+};
+
+FIXTURE_VARIANT_ADD(eventset, ipc_call) {
+	.event = "ipc_call",
+	.work = &w_ipc,
+};
+
+FIXTURE_VARIANT_ADD(eventset, ipc_msg_create) {
+	.event = "ipc_msg_create",
+	.work = &w_ipc,
+};
+
+FIXTURE_VARIANT_ADD(eventset, ipc_sem_create) {
+	.event = "ipc_sem_create",
+	.work = &w_ipc,
+};
+
+FIXTURE_VARIANT_ADD(eventset, ipc_shm_create) {
+	.event = "ipc_shm_create",
+	.work = &w_ipc,
+};
+
+FIXTURE_VARIANT_ADD(eventset, net_packet_in) {
+	.event = "net_packet_in",
+	.work = &w_udp,
+};
+
+FIXTURE_VARIANT_ADD(eventset, net_packet_out) {
+	.event = "net_packet_out",
+	.work = &w_udp,
+};
+
+FIXTURE_VARIANT_ADD(eventset, statedump_process) {
+	.event = "statedump_process",
+	.work = &w_start,
+};
+
+FIXTURE_VARIANT_ADD(eventset, statedump_file) {
+	.event = "statedump_file",
+	.work = &w_start,
+};
 
 /* Events of the variants above; the registry must have no other. */
 #define N_VARIANTS	49
@@ -305,35 +494,42 @@ FIXTURE_TEARDOWN(eventset)
 	ltt_session_close(&self->s);
 }
 
-/* Prepare, START, run, STOP and read into @t. */
-static void record(struct __test_metadata *_metadata,
-		   FIXTURE_DATA(eventset) *self,
-		   const FIXTURE_VARIANT(eventset) *variant,
-		   struct ltt_trace *t)
+/*
+ * Prepare the workload @w for @event (*@prepared says it was), START, run
+ * it, STOP and read into @t.
+ */
+static void record(struct __test_metadata *_metadata, struct ltt_session *s,
+		   const char *event, const struct workload *w,
+		   struct work *work, bool *prepared, struct ltt_trace *t)
 {
-	const struct workload *w = variant->work;
 	int ret;
 
 	if (w->prepare)
-		ASSERT_EQ(0, w->prepare(&self->w))
-			TH_LOG("preparing %s for %s: %s", w->what,
-			       variant->event, ltt_err);
-	self->prepared = true;
-	START();
-	ret = w->run(&self->w);
-	STOP_AND_READ(t);
-	ASSERT_EQ(0, ret) TH_LOG("%s, to make %s happen: %s", w->what,
-				 variant->event, ltt_err);
+		ASSERT_EQ(0, w->prepare(work))
+			TH_LOG("preparing %s for %s: %s", w->what, event,
+			       ltt_err);
+	*prepared = true;
+	ltt_start_or_fail(_metadata, s->fd);
+	ret = w->run(work);
+	ltt_stop_and_read(_metadata, s, t);
+	ASSERT_EQ(0, ret) TH_LOG("%s, to make %s happen: %s", w->what, event,
+				 ltt_err);
 }
+
+#define RECORD(t)	record(_metadata, &self->s, variant->event,	\
+			       variant->work, &self->w, &self->prepared, (t))
 
 /* Enabled alone, the event is recorded when its workload runs. */
 TEST_F(eventset, is_recorded_when_enabled)
 {
-	const char *names[] = { variant->event, NULL };
+	int id = ltt_event_id(&self->s.reg, variant->event);
+	__u64 mask[LTT_EVENTS_MAX / 64] = { 0 };
 	struct ltt_trace t = { 0 };
 
-	ASSERT_EQ(0, ltt_set_events(&self->s, names)) TH_LOG("%s", ltt_err);
-	record(_metadata, self, variant, &t);
+	mask[id / 64] |= 1ULL << (id % 64);
+	ASSERT_EQ(0, ltt_set_mask(self->s.fd, mask, self->s.reg.n_events))
+		TH_LOG("SET_EVENTS: %s", strerror(errno));
+	RECORD(&t);
 	EXPECT_LT((size_t)0, ltt_count(&self->s.reg, &t, variant->event, -1))
 		TH_LOG("no %s recorded during %s", variant->event,
 		       variant->work->what);
@@ -352,7 +548,7 @@ TEST_F(eventset, masked_off_records_none)
 	mask[id / 64] &= ~(1ULL << (id % 64));
 	ASSERT_EQ(0, ltt_set_mask(self->s.fd, mask, reg->n_events))
 		TH_LOG("SET_EVENTS: %s", strerror(errno));
-	record(_metadata, self, variant, &t);
+	RECORD(&t);
 	EXPECT_EQ((size_t)0, ltt_count(reg, &t, variant->event, -1))
 		TH_LOG("%s recorded though masked off, during %s",
 		       variant->event, variant->work->what);
@@ -375,7 +571,7 @@ TEST_F(eventset, pid_filter_on_another_process_records_none)
 	other = ltt_fork_sleeper(&wake);
 	ASSERT_LT(0, other) TH_LOG("%s", ltt_err);
 	FILTER_PIDS(&other, 1);
-	record(_metadata, self, variant, &t);
+	RECORD(&t);
 	ltt_kill_sleeper(other, wake);
 
 	for (i = 0; i < t.n; i++) {
@@ -398,7 +594,22 @@ TEST_F(eventset, pid_filter_on_another_process_records_none)
 
 /* ---- Record size ---- */
 
-LTT_FIXTURE(mixed, &ltt_create_big)
+FIXTURE(mixed) {
+	struct ltt_session s;
+	unsigned int cpu;	/* the test runs pinned there */
+	pid_t pid;
+};
+
+FIXTURE_SETUP(mixed)
+{
+	self->cpu = ltt_setup_pinned(_metadata, &self->s, &ltt_create_big);
+	self->pid = getpid();
+}
+
+FIXTURE_TEARDOWN(mixed)
+{
+	ltt_session_close(&self->s);
+}
 
 /* fork+exec, files, a pipe, loopback UDP: a bit of everything. */
 static int mixed_workload(void)

@@ -12,7 +12,22 @@
 
 #define FILE_PATH	"/tmp/ltt-fs-test-file"
 
-LTT_FIXTURE(fs, NULL)
+FIXTURE(fs) {
+	struct ltt_session s;
+	unsigned int cpu;	/* the test runs pinned there */
+	pid_t pid;
+};
+
+FIXTURE_SETUP(fs)
+{
+	self->cpu = ltt_setup_pinned(_metadata, &self->s, NULL);
+	self->pid = getpid();
+}
+
+FIXTURE_TEARDOWN(fs)
+{
+	ltt_session_close(&self->s);
+}
 
 /* The records of @name in @t, into @out (up to @max); returns how many. */
 static size_t pick(const struct ltt_registry *reg, const struct ltt_trace *t,
@@ -95,23 +110,24 @@ static void long_path(char *buf, size_t len)
  * open() of a path of @len bytes: fs_open holds its first @stored bytes
  * and @trunc.
  */
-static void open_long(struct __test_metadata *_metadata,
-		      FIXTURE_DATA(fs) *self, size_t len, size_t stored,
-		      int trunc)
+static void open_long(struct __test_metadata *_metadata, struct ltt_session *s,
+		      size_t len, size_t stored, int trunc)
 {
-	const struct ltt_registry *reg = &self->s.reg;
+	static const char *const names[] = { "fs_open", NULL };
+	const struct ltt_registry *reg = &s->reg;
 	const struct ltt_event *ev[4];
 	struct ltt_trace t = { 0 };
+	pid_t pid = getpid();
 	char path[1024];
 	int fd;
 
 	long_path(path, len);
 	ASSERT_EQ(len, strlen(path));
-	FILTER_SELF();
-	FILTER_EVENTS("fs_open");
-	START();
+	ltt_filter_pids(_metadata, s->fd, &pid, 1);
+	ASSERT_EQ(0, ltt_set_events(s, names)) TH_LOG("%s", ltt_err);
+	ltt_start_or_fail(_metadata, s->fd);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	STOP_AND_READ(&t);
+	ltt_stop_and_read(_metadata, s, &t);
 	ASSERT_LE(0, fd) TH_LOG("open of a %zu-byte path: %s", len,
 				strerror(errno));
 	close(fd);
@@ -132,19 +148,19 @@ static void open_long(struct __test_metadata *_metadata,
 /* A name longer than 255 bytes is cut to them, and marked so. */
 TEST_F(fs, open_of_a_300_byte_path_keeps_255_bytes_and_sets_trunc)
 {
-	open_long(_metadata, self, 300, LTT_STRING_MAX - 1, 1);
+	open_long(_metadata, &self->s, 300, LTT_STRING_MAX - 1, 1);
 }
 
 /* A name of 255 bytes fits whole (LTT_STRING_MAX counts the NUL). */
 TEST_F(fs, open_of_a_255_byte_path_keeps_it_whole_without_trunc)
 {
-	open_long(_metadata, self, LTT_STRING_MAX - 1, LTT_STRING_MAX - 1, 0);
+	open_long(_metadata, &self->s, LTT_STRING_MAX - 1, LTT_STRING_MAX - 1, 0);
 }
 
 /* One byte more than fits is cut, and marked. */
 TEST_F(fs, open_of_a_256_byte_path_keeps_255_bytes_and_sets_trunc)
 {
-	open_long(_metadata, self, LTT_STRING_MAX, LTT_STRING_MAX - 1, 1);
+	open_long(_metadata, &self->s, LTT_STRING_MAX, LTT_STRING_MAX - 1, 1);
 }
 
 /*

@@ -8,7 +8,22 @@
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
 
-LTT_FIXTURE(ipc, NULL)
+FIXTURE(ipc) {
+	struct ltt_session s;
+	unsigned int cpu;	/* the test runs pinned there */
+	pid_t pid;
+};
+
+FIXTURE_SETUP(ipc)
+{
+	self->cpu = ltt_setup_pinned(_metadata, &self->s, NULL);
+	self->pid = getpid();
+}
+
+FIXTURE_TEARDOWN(ipc)
+{
+	ltt_session_close(&self->s);
+}
 
 /* msgget, semget and shmget give their create events with id and flags. */
 TEST_F(ipc, get_calls_give_create_events_with_the_id_and_flags)
@@ -69,7 +84,7 @@ TEST_F(ipc, calls_on_objects_give_ipc_call_with_number_and_id)
 		};
 
 		ASSERT_EQ(ARRAY_SIZE(want), t.n)
-			TH_LOG("ipc_call records for msgsnd, semop, shmat, shmdt, msgctl, semctl, shmctl");
+			TH_LOG("ipc_call records of msgsnd, semop, shm{at,dt}, {msg,sem,shm}ctl");
 		for (i = 0; i < t.n; i++) {
 			EXPECT_EQ(want[i].call, FIELD(&t.ev[i], "call"))
 				TH_LOG("call %zu", i);

@@ -10,7 +10,22 @@
 
 #define PAGES	32
 
-LTT_FIXTURE(mm, NULL)
+FIXTURE(mm) {
+	struct ltt_session s;
+	unsigned int cpu;	/* the test runs pinned there */
+	pid_t pid;
+};
+
+FIXTURE_SETUP(mm)
+{
+	self->cpu = ltt_setup_pinned(_metadata, &self->s, NULL);
+	self->pid = getpid();
+}
+
+FIXTURE_TEARDOWN(mm)
+{
+	ltt_session_close(&self->s);
+}
 
 /* Order-0 records of @name on @cpu. */
 static size_t order0(const struct ltt_registry *reg, const struct ltt_trace *t,

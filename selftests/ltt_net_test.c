@@ -8,7 +8,22 @@
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
 
-LTT_FIXTURE(net, NULL)
+FIXTURE(net) {
+	struct ltt_session s;
+	unsigned int cpu;	/* the test runs pinned there */
+	pid_t pid;
+};
+
+FIXTURE_SETUP(net)
+{
+	self->cpu = ltt_setup_pinned(_metadata, &self->s, NULL);
+	self->pid = getpid();
+}
+
+FIXTURE_TEARDOWN(net)
+{
+	ltt_session_close(&self->s);
+}
 
 /* socket() gives socket_create with the type and the fd. */
 TEST_F(net, socket_gives_socket_create_with_type_and_fd)

@@ -8,7 +8,22 @@
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
 
-LTT_FIXTURE(proc, NULL)
+FIXTURE(proc) {
+	struct ltt_session s;
+	unsigned int cpu;	/* the test runs pinned there */
+	pid_t pid;
+};
+
+FIXTURE_SETUP(proc)
+{
+	self->cpu = ltt_setup_pinned(_metadata, &self->s, NULL);
+	self->pid = getpid();
+}
+
+FIXTURE_TEARDOWN(proc)
+{
+	ltt_session_close(&self->s);
+}
 
 /*
  * A workqueue given a new nice value gets a new worker pool, and a new
@@ -51,8 +66,9 @@ TEST_F(proc, new_workqueue_worker_gives_process_kthread_with_pid_and_function)
 				       (long long)FIELD(ev, "pid"), comm);
 	}
 	EXPECT_LT(0, workers)
-		TH_LOG("no process_kthread with func worker_thread (%#llx) among %zu, after a new nice value for the writeback workqueue",
-		       worker_thread, n);
+		TH_LOG("no process_kthread of worker_thread (%#llx) among %zu: %s",
+		       worker_thread, n,
+		       "a new nice value for the writeback workqueue made no kworker");
 	ltt_trace_free(&t);
 }
 

@@ -11,7 +11,22 @@
 
 #define FILE_PATH	"/tmp/ltt-statedump-test-file"
 
-LTT_FIXTURE(dump, NULL)
+FIXTURE(dump) {
+	struct ltt_session s;
+	unsigned int cpu;	/* the test runs pinned there */
+	pid_t pid;
+};
+
+FIXTURE_SETUP(dump)
+{
+	self->cpu = ltt_setup_pinned(_metadata, &self->s, NULL);
+	self->pid = getpid();
+}
+
+FIXTURE_TEARDOWN(dump)
+{
+	ltt_session_close(&self->s);
+}
 
 static void *block(void *fd)
 {
@@ -139,17 +154,17 @@ TEST_F(dump, pid_filter_keeps_only_the_listed_process_in_the_dump)
 			    FIELD(ev, "tgid") == self->pid :
 			    FIELD(ev, "pid") == self->pid;
 
-		if (ours) {
+		if (ours)
 			mine++;
-		} else if (!others++) {
+		else if (!others++)
 			first_other = FIELD(ev, "pid");
-		}
 	}
 	EXPECT_LT((size_t)0, mine) TH_LOG("no record of pid %d, the one listed",
 					  self->pid);
 	EXPECT_EQ((size_t)0, others)
-		TH_LOG("%zu records of other processes (the first of pid %lld) with only pid %d listed: the filter passes the dump because the task that STARTs is listed",
-		       others, first_other, self->pid);
+		TH_LOG("%zu records of other processes (the first of pid %lld), only %d listed: %s",
+		       others, first_other, self->pid,
+		       "the dump passes the filter because the task that STARTs is listed");
 	ltt_trace_free(&t);
 }
 

@@ -78,30 +78,21 @@
 #endif
 
 /*
- * A fixture @name: a session (@create, NULL: ltt_create_default) with its
- * readers, the test pinned to a CPU that has a buffer (self->cpu), and its
- * pid (self->pid).
+ * For FIXTURE_SETUP(): a session (@c NULL: ltt_create_default) and its
+ * readers, the caller pinned to a CPU that has a buffer.  Returns that
+ * CPU, or -1 when the test cannot go on (it is skipped or failed).
  */
-#define LTT_FIXTURE(name, create)					\
-FIXTURE(name) {								\
-	struct ltt_session s;						\
-	unsigned int cpu;						\
-	pid_t pid;							\
-};									\
-FIXTURE_SETUP(name)							\
-{									\
-	int __cpu;							\
-									\
-	if (!ltt_setup(_metadata, &self->s, (create), true))		\
-		return;							\
-	__cpu = ltt_pin_to_buffer_cpu(&self->s);			\
-	ASSERT_LE(0, __cpu) TH_LOG("%s", ltt_err);			\
-	self->cpu = __cpu;						\
-	self->pid = getpid();						\
-}									\
-FIXTURE_TEARDOWN(name)							\
-{									\
-	ltt_session_close(&self->s);					\
+static inline int ltt_setup_pinned(struct __test_metadata *_metadata,
+				   struct ltt_session *s,
+				   const struct ltt_create *c)
+{
+	int cpu;
+
+	if (!ltt_setup(_metadata, s, c, true))
+		return -1;
+	cpu = ltt_pin_to_buffer_cpu(s);
+	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
+	return cpu;
 }
 
 /* Buffers for tests that record the whole system: 1 MiB per CPU. */
@@ -113,9 +104,14 @@ static const struct ltt_create ltt_create_big = {
 
 #define START()		ltt_start_or_fail(_metadata, self->s.fd)
 
-#define FILTER_PIDS(pids, n)						\
-	ASSERT_EQ(0, ltt_set_pids(self->s.fd, (pids), (n)))		\
-		TH_LOG("SET_PIDS: %s", strerror(errno))
+static inline void ltt_filter_pids(struct __test_metadata *_metadata, int fd,
+				   const pid_t *pids, unsigned int n)
+{
+	ASSERT_EQ(0, ltt_set_pids(fd, pids, n))
+		TH_LOG("SET_PIDS: %s", strerror(errno));
+}
+
+#define FILTER_PIDS(pids, n)	ltt_filter_pids(_metadata, self->s.fd, pids, n)
 
 #define FILTER_SELF()	FILTER_PIDS(&self->pid, 1)
 
@@ -126,24 +122,33 @@ static const struct ltt_create ltt_create_big = {
 } while (0)
 
 /* A workload ran, or the test fails with the reason it did not. */
-#define WORK(call)							\
-	ASSERT_EQ(0, (call)) TH_LOG("workload %s: %s", #call, ltt_err)
+static inline void ltt_work_ok(struct __test_metadata *_metadata, int ret,
+			       const char *what)
+{
+	ASSERT_EQ(0, ret) TH_LOG("%s: %s", what, ltt_err);
+}
+
+#define WORK(call)	ltt_work_ok(_metadata, (call), #call)
 
 /*
  * Stop, decode every packet into @t, check the accounting, and make sure
  * nothing was lost: the tests count records.
  */
-#define STOP_AND_READ(t) do {						\
-	unsigned int __i;						\
-									\
-	ASSERT_EQ(0, ltt_stop(self->s.fd)) TH_LOG("STOP: %s", strerror(errno)); \
-	ASSERT_EQ(0, ltt_read_stopped(&self->s, (t))) TH_LOG("%s", ltt_err); \
-	ASSERT_EQ(0, ltt_check_accounting(&self->s)) TH_LOG("%s", ltt_err); \
-	for (__i = 0; __i < self->s.n_cpus; __i++)			\
-		ASSERT_EQ(0ULL, self->s.st[__i].lost)			\
-			TH_LOG("cpu %u lost events: the counts below would be off", \
-			       self->s.st[__i].cpu);			\
-} while (0)
+static inline void ltt_stop_and_read(struct __test_metadata *_metadata,
+				     struct ltt_session *s, struct ltt_trace *t)
+{
+	unsigned int i;
+
+	ASSERT_EQ(0, ltt_stop(s->fd)) TH_LOG("STOP: %s", strerror(errno));
+	ASSERT_EQ(0, ltt_read_stopped(s, t)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_check_accounting(s)) TH_LOG("%s", ltt_err);
+	for (i = 0; i < s->n_cpus; i++)
+		ASSERT_EQ(0ULL, s->st[i].lost)
+			TH_LOG("cpu %u lost events: the counts would be off",
+			       s->st[i].cpu);
+}
+
+#define STOP_AND_READ(t)	ltt_stop_and_read(_metadata, &self->s, (t))
 
 /* Shorthands for the record checks. */
 #define IS(ev, name)		ltt_ev_is(reg, (ev), (name))
@@ -175,11 +180,11 @@ static inline __u64 ltt_ms(__u64 ns)
 static inline void ltt_spin_user(__u64 ns)
 {
 	__u64 end = ltt_now_ns(CLOCK_MONOTONIC) + ns;
-	volatile unsigned long n;
+	unsigned long n;
 
 	do {
 		for (n = 0; n < 100000; n++)
-			;
+			asm volatile("" ::: "memory");
 	} while (ltt_now_ns(CLOCK_MONOTONIC) < end);
 }
 
@@ -391,8 +396,8 @@ static inline int ltt_work_new_kworker(void)
 	int i, n = 0, ret = 0;
 
 	if (ltt_read_str(LTT_WQ_NICE, old, sizeof(old)))
-		return ltt_fail("%s: the writeback workqueue's sysfs attributes (CONFIG_SYSFS) make a new kworker on demand",
-				ltt_err);
+		return ltt_fail("%s: %s", ltt_err,
+				"the writeback workqueue's attributes in sysfs make new kworkers");
 	if (!ltt_read_str(LTT_WQ_COUNTER, val, sizeof(val)))
 		n = atoi(val);
 	for (i = 0; i < 2 && !ret; i++, n++) {
@@ -466,8 +471,8 @@ static inline int ltt_work_kbd_tasklet(void)
 
 	fd = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return ltt_fail("open /dev/tty0: %s: the keyboard tasklet (kbd_bh of drivers/tty/vt/keyboard.c) is the one tasklet user space can schedule in this kernel, and it needs CONFIG_VT=y in selftests/config",
-				strerror(errno));
+		return ltt_fail("open /dev/tty0: %s: %s", strerror(errno),
+				"the keyboard tasklet (kbd_bh of drivers/tty/vt/keyboard.c) is the one tasklet user space can schedule in this kernel, and it needs CONFIG_VT=y in selftests/config");
 	if (ioctl(fd, KDSETLED, 0) || ioctl(fd, KDSETLED, 0xff)) {
 		ltt_fail("KDSETLED on /dev/tty0: %s", strerror(errno));
 		close(fd);
@@ -482,7 +487,8 @@ static inline int ltt_work_kbd_tasklet(void)
 /* Nothing in this kernel runs a hi tasklet for user space. */
 static inline int ltt_work_hi_tasklet(void)
 {
-	return ltt_fail("nothing user space can do schedules a hi tasklet in this kernel: tasklet_hi_schedule() is called only by device drivers (ath5k, rt2x00, carl9170, smc91x, jme, cxgb, qat, ...) that neither QEMU's x86 machine nor selftests/config has; tasklet_hi_action needs such a driver, or a test module that schedules one");
+	return ltt_fail("%s",
+			"nothing user space can do schedules a hi tasklet in this kernel: tasklet_hi_schedule() is called only by device drivers (ath5k, rt2x00, carl9170, smc91x, jme, cxgb, qat, ...) that neither QEMU's x86 machine nor selftests/config has; tasklet_hi_action needs such a driver, or a test module that schedules one");
 }
 
 /* ---- Files ---- */
@@ -806,7 +812,7 @@ static inline int ltt_work_swap_out_in(char *p)
 	if (!ltt_swapped(p))
 		return ltt_fail("MADV_PAGEOUT did not put the page in swap (pagemap)");
 	for (i = 0; i < ps; i++)
-		if (((volatile char *)p)[i] != (char)(1 + i % 251))
+		if (p[i] != (char)(1 + i % 251))
 			return ltt_fail("byte %ld of the page changed across swap",
 					i);
 	return 0;
@@ -824,10 +830,10 @@ static inline int ltt_lo_up(void)
 	if (fd < 0)
 		return ltt_fail("socket: %s (CONFIG_INET)", strerror(errno));
 	memset(&ifr, 0, sizeof(ifr));
-	strcpy(ifr.ifr_name, "lo");
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
 		ret = ltt_fail("SIOCGIFFLAGS lo: %s", strerror(errno));
-	else if (!(ifr.ifr_flags & IFF_UP)) {
+	} else if (!(ifr.ifr_flags & IFF_UP)) {
 		ifr.ifr_flags |= IFF_UP;
 		if (ioctl(fd, SIOCSIFFLAGS, &ifr))
 			ret = ltt_fail("SIOCSIFFLAGS lo up: %s",
