@@ -119,13 +119,17 @@ TEST_F(net, udp_exchange_gives_socket_calls_and_bytes_sent_and_received)
 	ltt_trace_free(&t);
 }
 
-/* A UDP packet through lo: net_packet_out, then net_packet_in, both IPv4. */
+/*
+ * A UDP packet through lo: net_packet_out, then net_packet_in, both of
+ * protocol ETH_P_IP.  (IPv6 may send packets of its own on lo: they are
+ * counted apart.)
+ */
 TEST_F(net, loopback_udp_packet_gives_packet_out_then_in_of_ipv4)
 {
 	const struct ltt_registry *reg = &self->s.reg;
 	const struct ltt_event *out = NULL, *in = NULL;
+	size_t i, n_out = 0, n_in = 0, other = 0;
 	struct ltt_trace t = { 0 };
-	size_t i;
 
 	WORK(ltt_lo_up());
 	FILTER_EVENTS("net_packet_out", "net_packet_in");
@@ -134,17 +138,24 @@ TEST_F(net, loopback_udp_packet_gives_packet_out_then_in_of_ipv4)
 	STOP_AND_READ(&t);
 
 	for (i = 0; i < t.n; i++) {
-		EXPECT_EQ(LTT_ETH_P_IP, FIELD(&t.ev[i], "protocol"))
-			TH_LOG("%s protocol %#llx: only IPv4 went through lo",
-			       reg->ev[t.ev[i].id].name,
-			       (unsigned long long)FIELD(&t.ev[i], "protocol"));
-		if (IS(&t.ev[i], "net_packet_out"))
-			out = out ? out : &t.ev[i];
-		else
-			in = in ? in : &t.ev[i];
+		const struct ltt_event *ev = &t.ev[i];
+
+		if (FIELD(ev, "protocol") != LTT_ETH_P_IP) {
+			TH_LOG("%s of protocol %#llx", reg->ev[ev->id].name,
+			       (unsigned long long)FIELD(ev, "protocol"));
+			other++;
+		} else if (IS(ev, "net_packet_out")) {
+			out = ev;
+			n_out++;
+		} else {
+			in = ev;
+			n_in++;
+		}
 	}
-	EXPECT_EQ((size_t)1, ltt_count(reg, &t, "net_packet_out", -1));
-	EXPECT_EQ((size_t)1, ltt_count(reg, &t, "net_packet_in", -1));
+	if (other)
+		TH_LOG("%zu packets of other protocols, not counted", other);
+	EXPECT_EQ((size_t)1, n_out) TH_LOG("IPv4 packets out, for one UDP datagram");
+	EXPECT_EQ((size_t)1, n_in) TH_LOG("IPv4 packets in, for one UDP datagram");
 	ASSERT_NE(NULL, out);
 	ASSERT_NE(NULL, in);
 	EXPECT_LE(out->ts, in->ts) TH_LOG("the packet came in before it went out");
