@@ -259,7 +259,7 @@ TEST_F(cpu, console_output_gives_uart_irq_entries_from_user_and_kernel_mode_with
 	const struct ltt_registry *reg = &self->s.reg;
 	char path[64], saved[64] = "", val[16];
 	struct ltt_trace t = { 0 };
-	int irq, other, k, status;
+	int irq, other, k, r, status;
 	__u64 t0, t1, t2, t3;
 	size_t n_user = 0, n_kernel = 0, n_uart = 0;
 	unsigned int c;
@@ -273,6 +273,8 @@ TEST_F(cpu, console_output_gives_uart_irq_entries_from_user_and_kernel_mode_with
 	ASSERT_EQ(0, ltt_read_str(path, saved, sizeof(saved))) TH_LOG("%s", ltt_err);
 	snprintf(val, sizeof(val), "%d", other);
 	ASSERT_EQ(0, ltt_write_str(path, val)) TH_LOG("%s", ltt_err);
+	/* The IO-APIC moves an irq when it next fires: make it fire. */
+	ASSERT_EQ(0, ltt_work_console(1)) TH_LOG("%s", ltt_err);
 
 	spinner = fork();
 	ASSERT_LE(0, spinner);
@@ -285,14 +287,20 @@ TEST_F(cpu, console_output_gives_uart_irq_entries_from_user_and_kernel_mode_with
 	FILTER_EVENTS("irq_entry", "irq_exit");
 	START();
 	t0 = ltt_now_ns(CLOCK_MONOTONIC);
-	k = ltt_work_console(8);
+	/* Rounds apart in time: each is an irq of its own, or a few. */
+	for (r = 0, k = 0; r < 4 && !k; r++) {
+		k = ltt_work_console(2);
+		usleep(5000);
+	}
 	t1 = ltt_now_ns(CLOCK_MONOTONIC);
 	kill(spinner, SIGKILL);
 	waitpid(spinner, &status, 0);
 	usleep(20000);
 	t2 = ltt_now_ns(CLOCK_MONOTONIC);
-	if (!k)
-		k = ltt_work_console(8);
+	for (r = 0; r < 4 && !k; r++) {
+		k = ltt_work_console(2);
+		usleep(5000);
+	}
 	t3 = ltt_now_ns(CLOCK_MONOTONIC);
 	ltt_write_str(path, saved);
 	ASSERT_EQ(0, k) TH_LOG("%s", ltt_err);
@@ -336,6 +344,18 @@ TEST_F(cpu, console_output_gives_uart_irq_entries_from_user_and_kernel_mode_with
 	EXPECT_LT(0, n_user)
 		TH_LOG("no irq_entry of irq %d, kernel 0, while cpu %d spun in user mode",
 		       irq, other);
+	if (!n_user || !n_kernel) {
+		size_t i;
+
+		TH_LOG("phases at +0 .. +%llu us (spinning), +%llu .. +%llu us (idle)",
+		       (t1 - t0) / 1000, (t2 - t0) / 1000, (t3 - t0) / 1000);
+		for (i = 0; i < t.n; i++)
+			if (IS(&t.ev[i], "irq_entry"))
+				TH_LOG("irq_entry cpu %u irq %lld kernel %lld at +%lld us",
+				       t.ev[i].cpu, (long long)FIELD(&t.ev[i], "irq"),
+				       (long long)FIELD(&t.ev[i], "kernel"),
+				       ((long long)t.ev[i].ts - (long long)t0) / 1000);
+	}
 	EXPECT_LT(0, n_kernel) TH_LOG("no irq_entry of irq %d with kernel 1 while cpu %d was idle",
 				      irq, other);
 	TH_LOG("irq %d on cpu %d: %zu entries, %zu from user mode, %zu from idle",
@@ -345,10 +365,16 @@ TEST_F(cpu, console_output_gives_uart_irq_entries_from_user_and_kernel_mode_with
 
 /* ---- The tick ---- */
 
-/* A CPU that spins for a second of CLOCK_MONOTONIC ticks HZ times, +-10%. */
+#define HOST_MISSED_TICKS "the local timer interrupted the CPU as rarely: the host did not run the vCPU at every tick (QEMU TCG on a busy host?)"
+
+/*
+ * A CPU that spins for a second of CLOCK_MONOTONIC ticks HZ times, +-10%;
+ * each tick is one of its local timer interrupts (LOC in /proc/interrupts).
+ */
 TEST_F(cpu, spinning_cpu_records_hz_timer_ticks_per_second)
 {
 	const struct ltt_registry *reg = &self->s.reg;
+	long long loc0, loc1, loc;
 	struct ltt_trace t = { 0 };
 	double expected;
 	size_t i, n = 0;
@@ -356,23 +382,32 @@ TEST_F(cpu, spinning_cpu_records_hz_timer_ticks_per_second)
 
 	FILTER_EVENTS("timer_tick");
 	START();
+	loc0 = ltt_local_timer_irqs(self->cpu);
 	t0 = ltt_now_ns(CLOCK_MONOTONIC);
 	ltt_spin_user(1000000000ULL);
 	t1 = ltt_now_ns(CLOCK_MONOTONIC);
+	loc1 = ltt_local_timer_irqs(self->cpu);
 	STOP_AND_READ(&t);
+	ASSERT_LE(0, loc0) TH_LOG("%s", ltt_err);
+	ASSERT_LE(0, loc1) TH_LOG("%s", ltt_err);
+	loc = loc1 - loc0;
 
 	for (i = 0; i < t.n; i++)
 		if (IS(&t.ev[i], "timer_tick") && t.ev[i].cpu == self->cpu &&
 		    t.ev[i].ts >= t0 && t.ev[i].ts < t1)
 			n++;
 	expected = (double)LTT_HZ * (t1 - t0) / 1e9;
+	TH_LOG("%zu ticks and %lld local timer interrupts on cpu %u in %llu ms (HZ=%d)",
+	       n, loc, self->cpu, ltt_ms(t1 - t0), LTT_HZ);
+	/* Other hrtimers interrupt too, but a spinning CPU has few. */
+	EXPECT_GE(loc, (long long)n) TH_LOG("more ticks than local timer interrupts");
+	EXPECT_LE(loc * 9 / 10, (long long)n)
+		TH_LOG("ticks missing: the CPU took %lld local timer interrupts", loc);
 	EXPECT_LE(expected * 0.9, (double)n)
-		TH_LOG("%zu ticks on cpu %u in %llu ms, expected %.0f (HZ=%d) +-10%%",
-		       n, self->cpu, ltt_ms(t1 - t0), expected, LTT_HZ);
+		TH_LOG("%zu ticks, expected %.0f +-10%%: %s", n, expected,
+		       loc < expected * 0.9 ? HOST_MISSED_TICKS : "ticks missing");
 	EXPECT_GE(expected * 1.1, (double)n)
-		TH_LOG("%zu ticks on cpu %u in %llu ms, expected %.0f (HZ=%d) +-10%%",
-		       n, self->cpu, ltt_ms(t1 - t0), expected, LTT_HZ);
-	TH_LOG("%zu ticks in %llu ms (HZ=%d)", n, ltt_ms(t1 - t0), LTT_HZ);
+		TH_LOG("%zu ticks, expected %.0f +-10%%", n, expected);
 	ltt_trace_free(&t);
 }
 

@@ -436,6 +436,41 @@ static inline int ltt_uart_irq(void)
 }
 
 /*
+ * Local timer interrupts (LOC in /proc/interrupts) that @cpu has taken,
+ * or -1.
+ */
+static inline long long ltt_local_timer_irqs(unsigned int cpu)
+{
+	char line[1024], want[16], *p, *tok;
+	long long n = -1;
+	int col = -1, i;
+	FILE *f;
+
+	f = fopen("/proc/interrupts", "re");
+	if (!f)
+		return ltt_fail("open /proc/interrupts: %s", strerror(errno));
+	snprintf(want, sizeof(want), "CPU%u", cpu);
+	if (fgets(line, sizeof(line), f))
+		for (i = 0, tok = strtok_r(line, " \t\n", &p); tok;
+		     i++, tok = strtok_r(NULL, " \t\n", &p))
+			if (!strcmp(tok, want))
+				col = i;
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		tok = strtok_r(line, " \t\n", &p);
+		if (!tok || strcmp(tok, "LOC:"))
+			continue;
+		for (i = 0; i <= col && (tok = strtok_r(NULL, " \t\n", &p)); i++)
+			if (i == col)
+				n = atoll(tok);
+		break;
+	}
+	fclose(f);
+	if (n < 0)
+		ltt_fail("no LOC count of CPU%u in /proc/interrupts", cpu);
+	return n;
+}
+
+/*
  * @n lines to the console, drained: the UART's transmit interrupts send
  * them.  They are TAP comments.
  */
