@@ -179,7 +179,7 @@ TEST_F(trap, exception_in_user_mode_gives_trap_entry_with_vector_and_ip_then_tra
 	struct sigaction sa = { .sa_handler = exit_on_signal };
 	struct ltt_trace t = { 0 };
 	int go[2], status, sig;
-	long i, found = -1;
+	long i, n = 0, found = -1;
 	pid_t child;
 	char c;
 
@@ -210,21 +210,24 @@ TEST_F(trap, exception_in_user_mode_gives_trap_entry_with_vector_and_ip_then_tra
 		TH_LOG("the child did not take the exception's signal: status %#x",
 		       status);
 
-	for (i = 0; i < (long)t.n; i++)
-		if (IS(&t.ev[i], "trap_entry") &&
-		    FIELD(&t.ev[i], "trap") == variant->trap) {
+	/* The child faults before, e.g. on copy-on-write pages: skip those. */
+	for (i = 0; i < (long)t.n; i++) {
+		if (!IS(&t.ev[i], "trap_entry") ||
+		    FIELD(&t.ev[i], "trap") != variant->trap)
+			continue;
+		n++;
+		if (ip_in(FIELD(&t.ev[i], "ip"), variant->raise)) {
 			found = i;
 			break;
 		}
-	ASSERT_LE(0, found)
+	}
+	ASSERT_LT(0, n)
 		TH_LOG("no trap_entry of trap %d among %zu records: %s: %s",
 		       variant->trap, t.n, variant->what,
 		       "the handler has no ltt_trap_entry() hook");
-	EXPECT_TRUE(ip_in(FIELD(&t.ev[found], "ip"), variant->raise))
-		TH_LOG("%s at ip %#llx, outside the raising function at %p (+256)",
-		       variant->what,
-		       (unsigned long long)FIELD(&t.ev[found], "ip"),
-		       variant->raise);
+	ASSERT_LE(0, found)
+		TH_LOG("%s: %ld trap_entry of trap %d, none with an ip in %p (+256)",
+		       variant->what, n, variant->trap, variant->raise);
 	for (i = found + 1; i < (long)t.n; i++)
 		if (t.ev[i].cpu == t.ev[found].cpu)
 			break;
