@@ -42,7 +42,8 @@ run_qemu() {
 	[[ $APPEND == *ltt.shell=1* ]] && stdin=/dev/stdin
 	log "${cmd[*]}"
 	set +e
-	timeout --foreground -k 10 "$TIMEOUT" "${cmd[@]}" <"$stdin" | tee "$LOG"
+	timeout --foreground -k 10 "$TIMEOUT" "${cmd[@]}" <"$stdin" 9>&- |
+		tee "$LOG" 9>&-
 	STATUS=${PIPESTATUS[0]}
 	set -e
 	sed -i 's/\r$//' "$LOG"
@@ -86,6 +87,9 @@ main() {
 
 	[[ -f $BZIMAGE ]] || die "no $BZIMAGE: run scripts/kernel.sh first"
 	[[ -f $CPIO ]] || die "no $CPIO: run scripts/initramfs.sh first"
+	# One boot of a flavour at a time: they share the log, the kernel
+	# and the initramfs.
+	lock_flavour
 	run_qemu
 	reasons=$(failures)
 	summary=$(summary_line)
@@ -99,4 +103,5 @@ main() {
 	[[ -z $reasons ]]
 }
 
-main "$@"
+# One line: a script edited while it runs must not run on.
+main "$@"; exit

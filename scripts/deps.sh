@@ -44,4 +44,5 @@ main() {
 	apt-get install -y --no-install-recommends $missing
 }
 
-main "$@"
+# One line: a script edited while it runs must not run on.
+main "$@"; exit

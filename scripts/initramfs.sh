@@ -123,4 +123,5 @@ main() {
 	log "built $CPIO ($(du -h "$CPIO" | cut -f1)) in $(elapsed $start)"
 }
 
-main "$@"
+# One line: a script edited while it runs must not run on.
+main "$@"; exit

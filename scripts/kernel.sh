@@ -13,6 +13,9 @@
 #    scripts/config/ltt.config, scripts/config/$LTT_FLAVOUR.config and
 #    selftests/config merged on top.
 # 4. make bzImage out of tree, through ccache.
+#
+#   scripts/kernel.sh           all of it
+#   scripts/kernel.sh --tree    steps 1 and 2 only (for cross.sh)
 
 source "$(dirname "$0")/lib.sh"
 
@@ -195,12 +198,14 @@ main() {
 	ensure_pristine
 	ensure_ktree
 	update_ktree
-	# --tree: only bring the patched tree up to date (for cross.sh).
-	[[ ${1:-} == --tree ]] && return 0
+	if [[ ${1:-} == --tree ]]; then
+		return 0
+	fi
 	configure
 	log "building $KOBJ (-j$LTT_JOBS)"
 	kmake bzImage
 	log "built $KOBJ/arch/x86/boot/bzImage in $(elapsed $start)"
 }
 
-main "$@"
+# One line: a script edited while it runs must not run on.
+main "$@"; exit
