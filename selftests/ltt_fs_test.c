@@ -298,6 +298,48 @@ TEST_F(fs, poll_gives_fs_poll_with_nfds_and_the_timeout_in_ms)
 }
 
 /*
+ * Timeouts too long for the record's unit saturate: 10^13 s is more
+ * microseconds than an s64 holds, 3 * 10^6 s more milliseconds than an
+ * s32 does.  Neither is recorded as a negative value, which reads as no
+ * timeout at all.
+ */
+TEST_F(fs, huge_select_and_ppoll_timeouts_are_not_recorded_negative)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct timeval tv = { .tv_sec = 10000000000000LL };
+	struct timespec ts = { .tv_sec = 3000000 };
+	struct ltt_trace t = { 0 };
+	struct pollfd pfd;
+	const struct ltt_event *ev[4];
+	fd_set rfds;
+	int p[2];
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(1, write(p[1], "x", 1));
+	pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+	FILTER_SELF();
+	FILTER_EVENTS("fs_select", "fs_poll");
+	START();
+	FD_ZERO(&rfds);
+	FD_SET(p[0], &rfds);
+	ASSERT_EQ(1, syscall(__NR_select, p[0] + 1, &rfds, NULL, NULL, &tv));
+	ASSERT_EQ(1, syscall(__NR_ppoll, &pfd, 1, &ts, NULL, 8));
+	STOP_AND_READ(&t);
+	close(p[0]);
+	close(p[1]);
+
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_select", ev, 4));
+	EXPECT_LT(0, FIELD(ev[0], "timeout_us"))
+		TH_LOG("select() for 10^13 s: timeout_us %lld (tv_sec * 10^6 overflows)",
+		       (long long)FIELD(ev[0], "timeout_us"));
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_poll", ev, 4));
+	EXPECT_LT(0, FIELD(ev[0], "timeout_ms"))
+		TH_LOG("ppoll() for 3 * 10^6 s: timeout_ms %lld (3 * 10^9 ms cut to an s32)",
+		       (long long)FIELD(ev[0], "timeout_ms"));
+	ltt_trace_free(&t);
+}
+
+/*
  * @start and @end records alternate on @cpu, starting with a start;
  * returns the number of pairs, or -1 (and says why).
  */

@@ -120,6 +120,33 @@ TEST_F(net, udp_exchange_gives_socket_calls_and_bytes_sent_and_received)
 }
 
 /*
+ * socketpair() takes no fd: its socket_call names one of the two it
+ * makes, not its first argument (the domain, AF_UNIX = 1, which reads as
+ * stdout).
+ */
+TEST_F(net, socketpair_gives_socket_call_with_one_of_its_fds)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct ltt_trace t = { 0 };
+	int sv[2];
+
+	FILTER_SELF();
+	FILTER_EVENTS("socket_call");
+	START();
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+	STOP_AND_READ(&t);
+	close(sv[0]);
+	close(sv[1]);
+
+	ASSERT_EQ((size_t)1, t.n) TH_LOG("socket_call records for one socketpair()");
+	EXPECT_EQ(8 /* SYS_SOCKETPAIR */, FIELD(&t.ev[0], "call"));
+	EXPECT_TRUE(FIELD(&t.ev[0], "fd") == sv[0] || FIELD(&t.ev[0], "fd") == sv[1])
+		TH_LOG("fd %lld, socketpair() made fds %d and %d",
+		       (long long)FIELD(&t.ev[0], "fd"), sv[0], sv[1]);
+	ltt_trace_free(&t);
+}
+
+/*
  * A UDP packet through lo: net_packet_out, then net_packet_in, both of
  * protocol ETH_P_IP.  (IPv6 may send packets of its own on lo: they are
  * counted apart.)

@@ -59,6 +59,28 @@ TEST_F(timer, setitimer_gives_timer_setitimer_with_which_and_value_us)
 	ltt_trace_free(&t);
 }
 
+/* A value of 10^13 s, more microseconds than an s64 holds, saturates. */
+TEST_F(timer, huge_setitimer_value_is_not_recorded_negative)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct itimerval huge = { .it_value = { 10000000000000LL, 0 } };
+	struct itimerval off = { 0 };
+	struct ltt_trace t = { 0 };
+
+	FILTER_SELF();
+	FILTER_EVENTS("timer_setitimer");
+	START();
+	ASSERT_EQ(0, setitimer(ITIMER_REAL, &huge, NULL));
+	ASSERT_EQ(0, setitimer(ITIMER_REAL, &off, NULL));
+	STOP_AND_READ(&t);
+
+	ASSERT_EQ((size_t)2, t.n);
+	EXPECT_LT(0, FIELD(&t.ev[0], "value_us"))
+		TH_LOG("setitimer() for 10^13 s: value_us %lld (tv_sec * 10^6 overflows)",
+		       (long long)FIELD(&t.ev[0], "value_us"));
+	ltt_trace_free(&t);
+}
+
 /*
  * recv() on a socket with a 100 ms SO_RCVTIMEO sleeps in schedule_timeout()
  * for 25 jiffies (HZ 250); about 100 ms later its timer expires, and the
