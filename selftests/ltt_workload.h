@@ -697,8 +697,8 @@ static inline int ltt_work_rcvtimeo(int ms)
 {
 	struct timeval tv = { .tv_sec = ms / 1000,
 			      .tv_usec = (ms % 1000) * 1000 };
-	struct sockaddr_in a = { .sin_family = AF_INET,
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	/* Any address: lo may be down. */
+	struct sockaddr_in a = { .sin_family = AF_INET };
 	char c;
 	int fd;
 
