@@ -9,8 +9,10 @@ source "$(dirname "$0")/lib.sh"
 main() {
 	local p out bad=0 n=0
 
+	# checkpatch.pl comes with the kernel: extract it if need be.
+	"$LTT_ROOT/scripts/kernel.sh" --tree >/dev/null
 	[[ -x $PRISTINE/scripts/checkpatch.pl ]] ||
-		die "$PRISTINE/scripts/checkpatch.pl not found: run make kernel first, or set KSRC"
+		die "$PRISTINE/scripts/checkpatch.pl not found: set KSRC to a 6.12 tree"
 	while read -r p; do
 		n=$((n + 1))
 		if out=$(cd "$PRISTINE" && scripts/checkpatch.pl --strict \
