@@ -14,9 +14,20 @@ FIXTURE(cpu) {
 	pid_t pid;
 };
 
+/*
+ * Nothing reads while a test records, and the flush timer closes a packet
+ * every flush_ms: sub-buffers for 3 s of ticks at 100 ms.
+ */
+static const struct ltt_create create_cpu = {
+	.subbuf_size = 16384,
+	.n_subbufs = 64,
+	.mode = LTT_MODE_DISCARD,
+	.flush_ms = 100,
+};
+
 FIXTURE_SETUP(cpu)
 {
-	self->cpu = ltt_setup_pinned(_metadata, &self->s, NULL);
+	self->cpu = ltt_setup_pinned(_metadata, &self->s, &create_cpu);
 	self->pid = getpid();
 }
 
