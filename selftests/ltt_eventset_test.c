@@ -641,6 +641,7 @@ TEST_F(mixed, mixed_workload_averages_at_most_12_bytes_per_event)
 {
 	const struct ltt_registry *reg = &self->s.reg;
 	__u64 bytes = 0, records = 0, ev_bytes[LTT_EVENTS_MAX] = { 0 };
+	__u64 dump_n = 0, dump_bytes = 0;
 	size_t ev_n[LTT_EVENTS_MAX] = { 0 };
 	struct ltt_trace t = { 0 };
 	unsigned int i, k;
@@ -664,6 +665,15 @@ TEST_F(mixed, mixed_workload_averages_at_most_12_bytes_per_event)
 	ksft_print_msg("ltt: mixed workload: %llu records, %llu bytes, %.2f bytes per event\n",
 		       (unsigned long long)records, (unsigned long long)bytes,
 		       avg);
+	for (i = 0; i < reg->n_events; i++)
+		if (!strncmp(reg->ev[i].name, "statedump_", 10)) {
+			dump_n += ev_n[i];
+			dump_bytes += ev_bytes[i];
+		}
+	if (records > dump_n)
+		ksft_print_msg("ltt: without the state dump at START: %llu records, %.2f bytes per event\n",
+			       (unsigned long long)(records - dump_n),
+			       (double)(bytes - dump_bytes) / (records - dump_n));
 	/* The ten events with the most bytes. */
 	for (k = 0; k < 10; k++) {
 		unsigned int best = 0;
