@@ -671,7 +671,7 @@ TEST_F(mixed, mixed_workload_averages_at_most_12_bytes_per_event)
 			dump_bytes += ev_bytes[i];
 		}
 	if (records > dump_n)
-		ksft_print_msg("ltt: without the state dump at START: %llu records, %.2f bytes per event\n",
+		ksft_print_msg("ltt: without the state dump: %llu records, %.2f bytes per event\n",
 			       (unsigned long long)(records - dump_n),
 			       (double)(bytes - dump_bytes) / (records - dump_n));
 	/* The ten events with the most bytes. */
