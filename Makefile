@@ -8,6 +8,8 @@
 #   make kernel       build the traced kernel in build/ (incremental)
 #   make boot         boot it under QEMU and run the selftests
 #   make check-debug  the selftests on a KASAN + lockdep kernel
+#   make demo         record a mixed workload in the guest: build/demo-trace/
+#   make e2e          the demo, then babeltrace2 and ltt report must agree
 #   make cross        cross-compile kernel/ltt and the syscall tables
 #   make checkpatch   scripts/checkpatch.pl --strict on every patch
 #   make bisect       build every prefix of the series
@@ -21,7 +23,7 @@ SHELL := /bin/bash
 export KSRC
 
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
-	cross checkpatch bisect deps clean help tools tools-test
+	cross checkpatch bisect deps clean help tools tools-test demo e2e
 
 all: kernel
 
@@ -66,7 +68,13 @@ tools: deps
 tools-test: deps
 	$(MAKE) -C tools-ltt test
 
-check: deps tools-test check-patches checkpatch boot cross bisect
+demo: deps
+	scripts/demo.sh
+
+e2e: deps
+	scripts/demo.sh --e2e
+
+check: deps tools-test check-patches checkpatch boot e2e cross bisect
 	@echo "make check: all passed"
 
 clean:

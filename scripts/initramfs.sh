@@ -100,6 +100,8 @@ make_rootfs() {
 		'nobody:x:65534:65534:nobody:/nonexistent:/bin/false' >"$ROOTFS/etc/passwd"
 	printf '%s\n' 'root:x:0:' 'nogroup:x:65534:' >"$ROOTFS/etc/group"
 	cp -a "$TESTS_OUT/." "$ROOTFS/ltt/"
+	# Guest scripts (the demo, end-to-end recordings): /ltt/NAME.sh.
+	install -m 755 "$LTT_ROOT"/scripts/guest/*.sh "$ROOTFS/ltt/"
 	if [[ -d $LTT_BUILD/tools-static ]]; then
 		cp -a "$LTT_BUILD/tools-static/." "$ROOTFS/usr/bin/"
 	fi

@@ -1,0 +1,19 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# A short mixed workload for the demo and the end-to-end test: processes,
+# files, a pipe and loopback UDP.
+
+for i in 1 2 3 4 5; do
+	/bin/true
+	echo "line $i" >/tmp/demo-file
+	cat /tmp/demo-file >/dev/null
+	ls /ltt >/dev/null
+	echo hello | tr a-z A-Z >/dev/null
+	rm /tmp/demo-file
+done
+nc -u -l -p 9999 >/dev/null 2>&1 &
+sleep 0.2
+echo ping | nc -u -w 1 127.0.0.1 9999 || true
+kill $! 2>/dev/null || true
+sleep 0.3
