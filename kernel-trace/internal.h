@@ -11,6 +11,8 @@
 #include <linux/kref.h>
 #include <asm/local.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/time64.h>
 #include <linux/rcupdate.h>
 #include <linux/timer.h>
 #include <linux/wait.h>
@@ -105,11 +107,25 @@ int ltt_session_status(struct ltt_session *s, struct ltt_status *st,
 		       struct ltt_cpu_status __user *ucpus);
 int ltt_session_buffer_fd(struct ltt_session *s, unsigned int cpu);
 bool ltt_event_enabled(unsigned int id);
+bool ltt_task_passes(struct task_struct *t);
 
 /* registry.c */
 int ltt_event_info(struct ltt_event_info *info);
 
-/* A group of probes, attached while a session records. */
+/* @sec seconds and @us microseconds in us, saturated at S64_MAX. */
+static inline s64 ltt_time_us(s64 sec, s64 us)
+{
+	s64 t;
+
+	if (sec < 0 || us < 0)
+		return -1;
+	if (check_mul_overflow(sec, (s64)USEC_PER_SEC, &t) ||
+	    check_add_overflow(t, us, &t))
+		return S64_MAX;
+	return t;
+}
+
+/* A group of probes, attached while a session exists. */
 struct ltt_probe_group {
 	const char *name;
 	int (*attach)(void);

@@ -30,11 +30,16 @@ static void ltt_fs_open(long ret, const char __user *uname)
 	len = strncpy_from_user_nofault(name, uname, sizeof(name));
 	if (len < 0)
 		strscpy(name, "?");
-	rec.trunc = len == sizeof(name);
+	/* A name that fills the buffer may still end right there. */
+	rec.trunc = len == sizeof(name) &&
+		    strnlen_user_nofault(uname, sizeof(name) + 1) > sizeof(name);
 	ltt_log_fs_open(&rec, name);
 }
 
-/* A struct timeval or timespec timeout from user space, in us; -1: none. */
+/*
+ * A struct timeval or timespec timeout from user space, in us; -1: none
+ * (or unreadable).  Huge ones saturate at S64_MAX.
+ */
 static s64 ltt_user_timeout_us(const void __user *ut, bool timespec)
 {
 	struct __kernel_old_timeval tv;
@@ -45,11 +50,11 @@ static s64 ltt_user_timeout_us(const void __user *ut, bool timespec)
 	if (timespec) {
 		if (copy_from_user_nofault(&ts, ut, sizeof(ts)))
 			return -1;
-		return ts.tv_sec * USEC_PER_SEC + ts.tv_nsec / NSEC_PER_USEC;
+		return ltt_time_us(ts.tv_sec, ts.tv_nsec / NSEC_PER_USEC);
 	}
 	if (copy_from_user_nofault(&tv, ut, sizeof(tv)))
 		return -1;
-	return tv.tv_sec * USEC_PER_SEC + tv.tv_usec;
+	return ltt_time_us(tv.tv_sec, tv.tv_usec);
 }
 
 static void ltt_fs_select(long nfds, const void __user *ut, bool timespec)
@@ -103,7 +108,8 @@ static void ltt_fs_sys_enter(void *data, struct pt_regs *regs, long nr)
 #endif
 	LTT_CASE_TIMESPEC64(ppoll)
 		us = ltt_user_timeout_us((const void __user *)a[2], true);
-		ltt_fs_poll(a[1], us < 0 ? -1 : us / USEC_PER_MSEC);
+		ltt_fs_poll(a[1], us < 0 ? -1 :
+			    min_t(s64, us / USEC_PER_MSEC, S32_MAX));
 		break;
 	}
 }

@@ -7,6 +7,7 @@
 #include <linux/compat.h>
 #include <linux/net.h>
 #include <linux/ptrace.h>
+#include <linux/uaccess.h>
 #include <net/sock.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
@@ -97,7 +98,13 @@ static void ltt_socket_sys_exit(void *data, struct pt_regs *regs, long ret)
 	call = ltt_socket_call(nr);
 	if (call) {
 		struct ltt_rec_socket_call rec = { .call = call, .fd = a[0] };
+		int sv[2];
 
+		/* socketpair() has no fd argument: name the first it made. */
+		if (call == SYS_SOCKETPAIR)
+			rec.fd = ret < 0 || copy_from_user_nofault(sv,
+					(void __user *)a[3], sizeof(sv)) ?
+				 -1 : sv[0];
 		ltt_log_socket_call(&rec);
 	}
 }

@@ -24,8 +24,9 @@ static void ltt_probe_itimer(void *data, int which,
 {
 	struct ltt_rec_timer_setitimer rec = {
 		.which = which,
-		.value_us = value->it_value.tv_sec * USEC_PER_SEC +
-			    value->it_value.tv_nsec / NSEC_PER_USEC,
+		.value_us = ltt_time_us(value->it_value.tv_sec,
+					value->it_value.tv_nsec /
+					NSEC_PER_USEC),
 	};
 
 	ltt_log_timer_setitimer(&rec);

@@ -82,13 +82,39 @@ bool ltt_event_enabled(unsigned int id)
 }
 
 /**
+ * ltt_task_passes - does a task pass the recording session's pid filter?
+ * @t: the task
+ *
+ * For records about another task than the current one (the state dump).
+ */
+bool ltt_task_passes(struct task_struct *t)
+{
+	struct ltt_session *s;
+	struct ltt_pidset *set;
+	unsigned int i;
+
+	guard(preempt_notrace)();
+	s = rcu_dereference_sched(ltt_current);
+	if (!s)
+		return false;
+	set = rcu_dereference_sched(s->pids);
+	if (!set)
+		return true;
+	for (i = 0; i < set->n; i++)
+		if (set->pids[i] == t->pid || set->pids[i] == t->tgid)
+			return true;
+	return false;
+}
+
+/**
  * __ltt_write - record an event in the recording session, if any
  * @id: the event id
  * @rec: the fixed part of the record
  * @len: its size
  * @str: a string to append, or NULL
  * @also: another pid the event concerns, which passes the pid filter
- *	as the current task does (the task a sched_change switches to), or 0
+ *	as the current task does (the task a sched_change switches to), 0
+ *	for none, or -1 when the caller applied the filter itself
  *
  * Called by the ltt_log_<name>() helpers, from any context.
  */
@@ -101,7 +127,8 @@ void __ltt_write(unsigned int id, const void *rec, unsigned int len,
 
 	guard(preempt_notrace)();
 	s = rcu_dereference_sched(ltt_current);
-	if (!s || !test_bit(id, s->mask) || !ltt_pid_match(s, also))
+	if (!s || !test_bit(id, s->mask) ||
+	    (also >= 0 && !ltt_pid_match(s, also)))
 		return;
 	buf = s->bufs[smp_processor_id()];
 	if (!buf)

@@ -27,7 +27,7 @@ static int ltt_dump_file(const void *arg, struct file *file, unsigned int fd)
 	path = d_path(&file->f_path, ctx->page, PAGE_SIZE);
 	if (IS_ERR(path))
 		path = "?";
-	__ltt_write(LTT_EV_statedump_file, &rec, sizeof(rec), path, ctx->pid);
+	__ltt_write(LTT_EV_statedump_file, &rec, sizeof(rec), path, -1);
 	return 0;
 }
 
@@ -40,8 +40,10 @@ static void ltt_dump_task(struct task_struct *t, struct ltt_dump_ctx *ctx)
 	};
 	char comm[TASK_COMM_LEN];
 
+	if (!ltt_task_passes(t))
+		return;
 	get_task_comm(comm, t);
-	__ltt_write(LTT_EV_statedump_process, &rec, sizeof(rec), comm, t->pid);
+	__ltt_write(LTT_EV_statedump_process, &rec, sizeof(rec), comm, -1);
 }
 
 /* Files are per process: dump those of thread-group leaders only. */
@@ -49,7 +51,7 @@ static void ltt_dump_files(struct task_struct *t, struct ltt_dump_ctx *ctx)
 {
 	struct files_struct *files;
 
-	if (!thread_group_leader(t))
+	if (!thread_group_leader(t) || !ltt_task_passes(t))
 		return;
 	task_lock(t);
 	files = t->files;
@@ -64,7 +66,8 @@ static void ltt_dump_files(struct task_struct *t, struct ltt_dump_ctx *ctx)
  * ltt_statedump - record every task and open file
  *
  * Runs when a session starts, in process context.  The records pass the
- * event mask; the pid filter lets through those of the listed tasks.
+ * event mask; the pid filter lets through those of the listed processes
+ * and threads, whoever starts the session.
  */
 void ltt_statedump(void)
 {
