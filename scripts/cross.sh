@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Cross-compile kernel/ltt, the syscall tables and the trap hooks of
-# every architecture
+# every architecture, and the hooked files of x86_64 with CONFIG_LTT=n
 # the series wires up, with Debian's cross compilers:
 #
 #   scripts/cross.sh [ARCH...]     default: all of them
@@ -21,6 +21,7 @@ TARGETS=(
 	"sh|sh|sh4-linux-gnu-|CONFIG_CPU_SUBTYPE_SH7751R=y CONFIG_MMU=y|arch/sh/kernel/syscalls_32.o arch/sh/mm/fault.o"
 	"s390|s390|s390x-linux-gnu-||arch/s390/kernel/syscall.o arch/s390/mm/fault.o"
 	"mips|mips|mips-linux-gnu-|CONFIG_64BIT=y CONFIG_CPU_MIPS64_R2=y CONFIG_MIPS32_O32=y CONFIG_MIPS32_N32=y|arch/mips/kernel/scall64-n64.o arch/mips/kernel/scall64-n32.o arch/mips/kernel/scall64-o32.o arch/mips/mm/fault.o"
+	"x86_64-noltt|x86_64|x86_64-linux-gnu-|CONFIG_LTT=n|arch/x86/mm/fault.o arch/x86/kernel/traps.o"
 	"arm|arm|arm-linux-gnueabihf-|CONFIG_MMU=y CONFIG_ARCH_MULTI_V7=y CONFIG_ARCH_VIRT=y|arch/arm/kernel/entry-common.o arch/arm/mm/fault.o"
 )
 
@@ -41,8 +42,13 @@ cross_one() {
 	(cd "$KTREE" && scripts/kconfig/merge_config.sh -m -O "$obj" \
 		"$obj/.config" "$obj/ltt.config") >"$obj/merge_config.log"
 	"${mk[@]}" olddefconfig >/dev/null
-	grep -q '^CONFIG_LTT=y' "$obj/.config" ||
+	if [[ $extra == *CONFIG_LTT=n* ]]; then
+		# CONFIG_LTT=n: the hooks must compile to nothing.
+		grep -q '^# CONFIG_LTT is not set' "$obj/.config" ||
+			die "$name: CONFIG_LTT is still set (see $obj/.config)"
+	elif ! grep -q '^CONFIG_LTT=y' "$obj/.config"; then
 		die "$name: CONFIG_LTT did not survive olddefconfig (see $obj/.config)"
+	fi
 	# shellcheck disable=SC2086
 	if ! "${mk[@]}" kernel/ltt/ kernel/sys_ni.o kernel/time/timer.o \
 		kernel/kthread.o mm/filemap.o $objs; then
