@@ -44,96 +44,84 @@ static long ltt_cmd_create(void __user *uarg, size_t usize)
 	return ltt_session_create(&a);
 }
 
+/* The struct of every command on a session; each starts with its fd. */
+union ltt_session_arg {
+	s32 session_fd;
+	struct ltt_session_cmd cmd;
+	struct ltt_events events;
+	struct ltt_pids pids;
+	struct ltt_status status;
+	struct ltt_buffer_req buffer;
+};
+
+/* The size this kernel knows, and the first published, of each. */
+static const struct {
+	size_t size;
+	size_t ver0;
+} ltt_session_arg_size[LTT_CMD_MAX] = {
+	[LTT_CMD_SET_EVENTS] = { sizeof(struct ltt_events), LTT_EVENTS_SIZE_VER0 },
+	[LTT_CMD_SET_PIDS] = { sizeof(struct ltt_pids), LTT_PIDS_SIZE_VER0 },
+	[LTT_CMD_START] = { sizeof(struct ltt_session_cmd),
+			    LTT_SESSION_CMD_SIZE_VER0 },
+	[LTT_CMD_STOP] = { sizeof(struct ltt_session_cmd),
+			   LTT_SESSION_CMD_SIZE_VER0 },
+	[LTT_CMD_SNAPSHOT] = { sizeof(struct ltt_session_cmd),
+			       LTT_SESSION_CMD_SIZE_VER0 },
+	[LTT_CMD_STATUS] = { sizeof(struct ltt_status), LTT_STATUS_SIZE_VER0 },
+	[LTT_CMD_BUFFER_FD] = { sizeof(struct ltt_buffer_req),
+				LTT_BUFFER_REQ_SIZE_VER0 },
+};
+
+/* Run command @cmd, its struct copied in as @a, on session @s. */
+static long ltt_session_cmd(struct ltt_session *s, unsigned int cmd,
+			    union ltt_session_arg *a, void __user *uarg,
+			    size_t usize)
+{
+	int ret;
+
+	switch (cmd) {
+	case LTT_CMD_START:
+		return a->cmd.flags ? -EINVAL : ltt_session_start(s);
+	case LTT_CMD_STOP:
+	case LTT_CMD_SNAPSHOT:
+		if (a->cmd.flags)
+			return -EINVAL;
+		return ltt_session_stop(s, cmd == LTT_CMD_SNAPSHOT);
+	case LTT_CMD_SET_EVENTS:
+		return ltt_session_set_events(s, u64_to_user_ptr(a->events.mask),
+					      a->events.nbits);
+	case LTT_CMD_SET_PIDS:
+		if (a->pids.flags || a->pids.__reserved)
+			return -EINVAL;
+		return ltt_session_set_pids(s, u64_to_user_ptr(a->pids.pids),
+					    a->pids.count);
+	case LTT_CMD_STATUS:
+		ret = ltt_session_status(s, &a->status,
+					 u64_to_user_ptr(a->status.cpus));
+		if (ret)
+			return ret;
+		return ltt_copy_out(uarg, usize, &a->status, sizeof(a->status));
+	case LTT_CMD_BUFFER_FD:
+		return ltt_session_buffer_fd(s, a->buffer.cpu);
+	}
+	return -EINVAL;
+}
+
+/* Copy in the struct of a command on a session, find the session, run it. */
 static long ltt_cmd_session(unsigned int cmd, void __user *uarg, size_t usize)
 {
+	union ltt_session_arg a;
 	struct ltt_session *s;
-	struct ltt_session_cmd c;
-	int ret;
+	long ret;
 
-	ret = ltt_copy_in(&c, sizeof(c), LTT_SESSION_CMD_SIZE_VER0, uarg, usize);
+	ret = ltt_copy_in(&a, ltt_session_arg_size[cmd].size,
+			  ltt_session_arg_size[cmd].ver0, uarg, usize);
 	if (ret)
 		return ret;
-	if (c.flags)
-		return -EINVAL;
-	s = ltt_session_get(c.session_fd);
+	s = ltt_session_get(a.session_fd);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
-	if (cmd == LTT_CMD_START)
-		ret = ltt_session_start(s);
-	else
-		ret = ltt_session_stop(s, cmd == LTT_CMD_SNAPSHOT);
-	ltt_session_put(s);
-	return ret;
-}
-
-static long ltt_cmd_set_events(void __user *uarg, size_t usize)
-{
-	struct ltt_session *s;
-	struct ltt_events e;
-	int ret;
-
-	ret = ltt_copy_in(&e, sizeof(e), LTT_EVENTS_SIZE_VER0, uarg, usize);
-	if (ret)
-		return ret;
-	s = ltt_session_get(e.session_fd);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	ret = ltt_session_set_events(s, u64_to_user_ptr(e.mask), e.nbits);
-	ltt_session_put(s);
-	return ret;
-}
-
-static long ltt_cmd_set_pids(void __user *uarg, size_t usize)
-{
-	struct ltt_session *s;
-	struct ltt_pids p;
-	int ret;
-
-	ret = ltt_copy_in(&p, sizeof(p), LTT_PIDS_SIZE_VER0, uarg, usize);
-	if (ret)
-		return ret;
-	if (p.flags || p.__reserved)
-		return -EINVAL;
-	s = ltt_session_get(p.session_fd);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	ret = ltt_session_set_pids(s, u64_to_user_ptr(p.pids), p.count);
-	ltt_session_put(s);
-	return ret;
-}
-
-static long ltt_cmd_status(void __user *uarg, size_t usize)
-{
-	struct ltt_session *s;
-	struct ltt_status st;
-	int ret;
-
-	ret = ltt_copy_in(&st, sizeof(st), LTT_STATUS_SIZE_VER0, uarg, usize);
-	if (ret)
-		return ret;
-	s = ltt_session_get(st.session_fd);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	ret = ltt_session_status(s, &st, u64_to_user_ptr(st.cpus));
-	ltt_session_put(s);
-	if (ret)
-		return ret;
-	return ltt_copy_out(uarg, usize, &st, sizeof(st));
-}
-
-static long ltt_cmd_buffer_fd(void __user *uarg, size_t usize)
-{
-	struct ltt_session *s;
-	struct ltt_buffer_req r;
-	int ret;
-
-	ret = ltt_copy_in(&r, sizeof(r), LTT_BUFFER_REQ_SIZE_VER0, uarg, usize);
-	if (ret)
-		return ret;
-	s = ltt_session_get(r.session_fd);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	ret = ltt_session_buffer_fd(s, r.cpu);
+	ret = ltt_session_cmd(s, cmd, &a, uarg, usize);
 	ltt_session_put(s);
 	return ret;
 }
@@ -159,17 +147,13 @@ SYSCALL_DEFINE3(ltt, unsigned int, cmd, void __user *, arg, size_t, size)
 	case LTT_CMD_CREATE:
 		return ltt_cmd_create(arg, size);
 	case LTT_CMD_SET_EVENTS:
-		return ltt_cmd_set_events(arg, size);
 	case LTT_CMD_SET_PIDS:
-		return ltt_cmd_set_pids(arg, size);
 	case LTT_CMD_START:
 	case LTT_CMD_STOP:
 	case LTT_CMD_SNAPSHOT:
-		return ltt_cmd_session(cmd, arg, size);
 	case LTT_CMD_STATUS:
-		return ltt_cmd_status(arg, size);
 	case LTT_CMD_BUFFER_FD:
-		return ltt_cmd_buffer_fd(arg, size);
+		return ltt_cmd_session(cmd, arg, size);
 	case LTT_CMD_EVENT_INFO:
 		return ltt_cmd_event_info(arg, size);
 	}
