@@ -9,15 +9,11 @@
 #include "../lttd/run.h"
 #include "ltt.h"
 
-enum {
-	OPT_FLIGHT = 256,
-};
-
 static const struct ltt_opt record_opts[] = {
 	{ 'o', "output", "DIR", "write the trace into DIR (default ltt-trace-DATE-TIME)" },
 	{ 'e', "events", "LIST", "record only these events (names, prefix*, ids)" },
 	{ 'p', "pid", "PID[,PID]", "record only these processes" },
-	{ OPT_FLIGHT, "flight-recorder", NULL,
+	{ LTTD_OPT_OVERWRITE, "flight-recorder", NULL,
 	  "keep only the newest events; SIGUSR1 writes a snapshot" },
 	{ 's', "subbuf-size", "SIZE", "bytes per sub-buffer" },
 	{ 'n', "subbufs", "COUNT", "sub-buffers per CPU" },
@@ -36,34 +32,8 @@ int cmd_record(int argc, char **argv)
 	char dir[64];
 	int c;
 
-	while ((c = opt_next(&p, argc, argv)) != -1) {
-		switch (c) {
-		case 'o':
-			cfg.rec.dir = p.arg;
-			break;
-		case 'e':
-			cfg.rec.events = p.arg;
-			break;
-		case 'p':
-			cfg.rec.n_pids = opt_pids(&p, p.arg, cfg.pids, LTT_PIDS_MAX);
-			break;
-		case OPT_FLIGHT:
-			cfg.rec.session.overwrite = true;
-			break;
-		case 's':
-			cfg.rec.session.subbuf_size = opt_size(&p, "--subbuf-size", p.arg);
-			break;
-		case 'n':
-			cfg.rec.session.n_subbufs = opt_u64(&p, "--subbufs", p.arg);
-			break;
-		case 't':
-			cfg.seconds = opt_u64(&p, "--time", p.arg);
-			break;
-		case 'q':
-			cfg.quiet = true;
-			break;
-		}
-	}
+	while ((c = opt_next(&p, argc, argv)) != -1)
+		lttd_option(&cfg, &p, c);
 	if (!cfg.rec.dir) {
 		time_t now = time(NULL);
 		struct tm tm;

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../ltt/ltt.h"
 #include "run.h"
 
 static volatile sig_atomic_t got_stop, got_snapshot, got_child;
@@ -296,4 +297,40 @@ int lttd_run(struct lttd_config *cfg)
 	if (!ret && cmd_status)
 		say(cfg, "%s exited with status %d", cfg->cmd[0], cmd_status);
 	return ret ? ret : cmd_status;
+}
+
+bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c)
+{
+	switch (c) {
+	case 'o':
+		cfg->rec.dir = p->arg;
+		break;
+	case 'e':
+		cfg->rec.events = p->arg;
+		break;
+	case 'p':
+		cfg->rec.n_pids = opt_pids(p, p->arg, cfg->pids, LTT_PIDS_MAX);
+		break;
+	case 's':
+		cfg->rec.session.subbuf_size = opt_size(p, "--subbuf-size", p->arg);
+		break;
+	case 'n':
+		cfg->rec.session.n_subbufs = opt_u64(p, "--subbufs", p->arg);
+		break;
+	case 't':
+		cfg->seconds = opt_u64(p, "--time", p->arg);
+		break;
+	case 'q':
+		cfg->quiet = true;
+		break;
+	case LTTD_OPT_OVERWRITE:
+		cfg->rec.session.overwrite = true;
+		break;
+	case LTTD_OPT_FLUSH:
+		cfg->rec.session.flush_ms = opt_u64(p, "--flush-ms", p->arg);
+		break;
+	default:
+		return false;
+	}
+	return true;
 }

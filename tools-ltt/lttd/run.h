@@ -18,6 +18,21 @@ struct lttd_config {
 	bool quiet;			/* no progress line, no totals */
 };
 
+struct opt_parser;
+
+/* Long-only options of lttd and `ltt record`. */
+enum {
+	LTTD_OPT_OVERWRITE = 256,	/* lttd --overwrite, ltt record --flight-recorder */
+	LTTD_OPT_FLUSH,			/* --flush-ms */
+};
+
+/*
+ * Apply option @c (its argument in @p) that lttd and `ltt record` share
+ * to @cfg: -o -e -p -s -n -t -q, LTTD_OPT_OVERWRITE, LTTD_OPT_FLUSH.
+ * Returns false for an option it does not know.
+ */
+bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c);
+
 /*
  * Record until SIGINT/SIGTERM, the time limit or the end of the command;
  * SIGUSR1 writes a flight-recorder snapshot.  Returns the exit status:
