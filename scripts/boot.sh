@@ -93,6 +93,10 @@ main() {
 	# and the initramfs.
 	lock_flavour
 	run_qemu
+	if [[ $APPEND == *ltt.shell=1* ]]; then
+		log "shell session over (QEMU status $STATUS): no verdict"
+		return 0
+	fi
 	reasons=$(failures)
 	summary=$(summary_line)
 	if [[ -n $reasons ]]; then
