@@ -75,7 +75,6 @@ e2e: deps
 	scripts/demo.sh --e2e
 
 check: deps tools-test check-patches checkpatch boot e2e cross bisect
-	@echo "make check: all passed"
 
 clean:
 	rm -rf build
