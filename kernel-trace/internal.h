@@ -138,10 +138,20 @@ extern const struct ltt_probe_group ltt_process_probes;
 extern const struct ltt_probe_group ltt_irq_probes;
 extern const struct ltt_probe_group ltt_timer_probes;
 extern const struct ltt_probe_group ltt_mm_probes;
-extern const struct ltt_probe_group ltt_fs_probes;
 extern const struct ltt_probe_group ltt_socket_probes;
-extern const struct ltt_probe_group ltt_ipc_probes;
 extern const struct ltt_probe_group ltt_net_probes;
+
+/* Events derived from native system calls, called by probes-syscall.c. */
+void ltt_fs_enter(long nr, const unsigned long *a);
+void ltt_fs_exit(long nr, const unsigned long *a, long ret);
+void ltt_ipc_exit(long nr, const unsigned long *a, long ret);
+#ifdef CONFIG_NET
+void ltt_socket_exit(long nr, const unsigned long *a, long ret);
+#else
+static inline void ltt_socket_exit(long nr, const unsigned long *a, long ret)
+{
+}
+#endif
 
 /* statedump.c */
 void ltt_statedump(void);

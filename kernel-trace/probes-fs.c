@@ -8,14 +8,10 @@
  *
  * Buffer waits have no tracepoint and are direct hooks (<linux/ltt.h>).
  */
-#include <linux/compat.h>
 #include <linux/poll.h>
-#include <linux/ptrace.h>
 #include <linux/time64.h>
 #include <linux/uaccess.h>
-#include <asm/syscall.h>
 #include <asm/unistd.h>
-#include <trace/events/syscalls.h>
 
 #include "internal.h"
 
@@ -84,14 +80,15 @@ static void ltt_fs_poll(long nfds, s64 timeout_ms)
 #define LTT_CASE_TIMESPEC64(call)	case __NR_##call##_time64:
 #endif
 
-static void ltt_fs_sys_enter(void *data, struct pt_regs *regs, long nr)
+/**
+ * ltt_fs_enter - the fs events of a native system call at its entry
+ * @nr: the system call
+ * @a: its arguments
+ */
+void ltt_fs_enter(long nr, const unsigned long *a)
 {
-	unsigned long a[6];
 	s64 us;
 
-	if (in_compat_syscall())
-		return;
-	syscall_get_arguments(current, regs, a);
 	switch (nr) {
 #ifdef __NR_select
 	case __NR_select:
@@ -128,14 +125,15 @@ static void ltt_fs_write(long fd, long ret)
 	ltt_log_fs_write(&rec);
 }
 
-static void ltt_fs_sys_exit(void *data, struct pt_regs *regs, long ret)
+/**
+ * ltt_fs_exit - the fs events of a native system call at its exit
+ * @nr: the system call
+ * @a: its arguments
+ * @ret: its return value
+ */
+void ltt_fs_exit(long nr, const unsigned long *a, long ret)
 {
-	unsigned long a[6];
-
-	if (in_compat_syscall())
-		return;
-	syscall_get_arguments(current, regs, a);
-	switch (syscall_get_nr(current, regs)) {
+	switch (nr) {
 #ifdef __NR_open
 	case __NR_open:
 		ltt_fs_open(ret, (const char __user *)a[0]);
@@ -184,28 +182,3 @@ static void ltt_fs_sys_exit(void *data, struct pt_regs *regs, long ret)
 	}
 	}
 }
-
-static int ltt_fs_attach(void)
-{
-	int ret;
-
-	ret = register_trace_sys_enter(ltt_fs_sys_enter, NULL);
-	if (ret)
-		return ret;
-	ret = register_trace_sys_exit(ltt_fs_sys_exit, NULL);
-	if (ret)
-		unregister_trace_sys_enter(ltt_fs_sys_enter, NULL);
-	return ret;
-}
-
-static void ltt_fs_detach(void)
-{
-	unregister_trace_sys_exit(ltt_fs_sys_exit, NULL);
-	unregister_trace_sys_enter(ltt_fs_sys_enter, NULL);
-}
-
-const struct ltt_probe_group ltt_fs_probes = {
-	.name	= "fs",
-	.attach	= ltt_fs_attach,
-	.detach	= ltt_fs_detach,
-};

@@ -4,12 +4,8 @@
  * only): the creation of message queues, semaphore sets and shared
  * memory segments, and the other calls on them.
  */
-#include <linux/compat.h>
 #include <linux/ipc.h>
-#include <linux/ptrace.h>
-#include <asm/syscall.h>
 #include <asm/unistd.h>
-#include <trace/events/syscalls.h>
 
 #include "internal.h"
 
@@ -51,16 +47,16 @@ static unsigned int ltt_ipc_call(long nr)
 	return 0;
 }
 
-static void ltt_ipc_sys_exit(void *data, struct pt_regs *regs, long ret)
+/**
+ * ltt_ipc_exit - the IPC events of a native system call at its exit
+ * @nr: the system call
+ * @a: its arguments
+ * @ret: its return value
+ */
+void ltt_ipc_exit(long nr, const unsigned long *a, long ret)
 {
-	unsigned long a[6];
 	unsigned int call;
-	long nr;
 
-	if (in_compat_syscall())
-		return;
-	nr = syscall_get_nr(current, regs);
-	syscall_get_arguments(current, regs, a);
 	switch (nr) {
 #ifdef __NR_msgget
 	case __NR_msgget: {
@@ -97,19 +93,3 @@ static void ltt_ipc_sys_exit(void *data, struct pt_regs *regs, long ret)
 		ltt_log_ipc_call(&c);
 	}
 }
-
-static int ltt_ipc_attach(void)
-{
-	return register_trace_sys_exit(ltt_ipc_sys_exit, NULL);
-}
-
-static void ltt_ipc_detach(void)
-{
-	unregister_trace_sys_exit(ltt_ipc_sys_exit, NULL);
-}
-
-const struct ltt_probe_group ltt_ipc_probes = {
-	.name	= "ipc",
-	.attach	= ltt_ipc_attach,
-	.detach	= ltt_ipc_detach,
-};

@@ -1,18 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LTT socket events: socket calls and creation, derived from the system
- * calls (native ones only), and bytes sent and received, from the sock
- * tracepoints.
+ * calls (native ones only, by probes-syscall.c), and bytes sent and
+ * received, from the sock tracepoints.
  */
-#include <linux/compat.h>
 #include <linux/net.h>
-#include <linux/ptrace.h>
 #include <linux/uaccess.h>
 #include <net/sock.h>
-#include <asm/syscall.h>
 #include <asm/unistd.h>
 #include <trace/events/sock.h>
-#include <trace/events/syscalls.h>
 
 #include "internal.h"
 
@@ -75,15 +71,16 @@ static unsigned int ltt_socket_call(long nr)
 	return 0;
 }
 
-static void ltt_socket_sys_exit(void *data, struct pt_regs *regs, long ret)
+/**
+ * ltt_socket_exit - the socket events of a native system call at its exit
+ * @nr: the system call
+ * @a: its arguments
+ * @ret: its return value
+ */
+void ltt_socket_exit(long nr, const unsigned long *a, long ret)
 {
-	long nr = syscall_get_nr(current, regs);
-	unsigned long a[6];
 	unsigned int call;
 
-	if (in_compat_syscall())
-		return;
-	syscall_get_arguments(current, regs, a);
 #ifdef __NR_socket
 	if (nr == __NR_socket) {
 		struct ltt_rec_socket_create rec = {
@@ -130,21 +127,12 @@ static int ltt_socket_attach(void)
 {
 	int ret;
 
-	ret = register_trace_sys_exit(ltt_socket_sys_exit, NULL);
-	if (ret)
-		return ret;
 	ret = register_trace_sock_send_length(ltt_probe_send, NULL);
 	if (ret)
-		goto no_send;
+		return ret;
 	ret = register_trace_sock_recv_length(ltt_probe_recv, NULL);
 	if (ret)
-		goto no_recv;
-	return 0;
-
-no_recv:
-	unregister_trace_sock_send_length(ltt_probe_send, NULL);
-no_send:
-	unregister_trace_sys_exit(ltt_socket_sys_exit, NULL);
+		unregister_trace_sock_send_length(ltt_probe_send, NULL);
 	return ret;
 }
 
@@ -152,7 +140,6 @@ static void ltt_socket_detach(void)
 {
 	unregister_trace_sock_recv_length(ltt_probe_recv, NULL);
 	unregister_trace_sock_send_length(ltt_probe_send, NULL);
-	unregister_trace_sys_exit(ltt_socket_sys_exit, NULL);
 }
 
 const struct ltt_probe_group ltt_socket_probes = {

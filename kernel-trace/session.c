@@ -41,8 +41,6 @@ static const struct ltt_probe_group *const ltt_groups[] = {
 	&ltt_irq_probes,
 	&ltt_timer_probes,
 	&ltt_mm_probes,
-	&ltt_fs_probes,
-	&ltt_ipc_probes,
 #ifdef CONFIG_NET
 	&ltt_socket_probes,
 	&ltt_net_probes,
