@@ -10,8 +10,9 @@
 #    build/ktree-$LTT_FLAVOUR only the files whose content differs, so that
 #    unchanged files keep their mtimes and make rebuilds only what changed.
 # 3. When a config fragment or the series changed: tinyconfig, then
-#    scripts/config/ltt.config, scripts/config/$LTT_FLAVOUR.config and
-#    selftests/config merged on top.
+#    scripts/config/ltt.config, selftests/config and
+#    scripts/config/$LTT_FLAVOUR.config merged on top; the flavour's
+#    fragment comes last and wins (noltt.config turns CONFIG_LTT off).
 # 4. make bzImage out of tree, through ccache.
 #
 #   scripts/kernel.sh           all of it
@@ -127,16 +128,16 @@ update_ktree() {
 	rm -rf "$STAGE"
 }
 
-# Config fragments of this flavour, in merge order.
+# Config fragments of this flavour, in merge order: a later one wins.
 fragments() {
 	echo "$LTT_ROOT/scripts/config/ltt.config"
+	if [[ -f $LTT_ROOT/selftests/config ]]; then
+		echo "$LTT_ROOT/selftests/config"
+	fi
 	if [[ $LTT_FLAVOUR != default ]]; then
 		[[ -f $LTT_ROOT/scripts/config/$LTT_FLAVOUR.config ]] ||
 			die "unknown flavour $LTT_FLAVOUR: no scripts/config/$LTT_FLAVOUR.config"
 		echo "$LTT_ROOT/scripts/config/$LTT_FLAVOUR.config"
-	fi
-	if [[ -f $LTT_ROOT/selftests/config ]]; then
-		echo "$LTT_ROOT/selftests/config"
 	fi
 }
 
@@ -146,10 +147,13 @@ kconfig_defines() {
 		"$KTREE"
 }
 
-# Every option of the fragments must have its value in .config, unless the
-# tree does not define it (yet): CONFIG_LTT before the series adds it.
+# Every option of the fragments must have its value in .config (the last
+# fragment's value, as merged), unless the tree does not define it (yet):
+# CONFIG_LTT before the series adds it.
 check_config() {
 	local line sym want have bad=0
+	local -A wanted=()
+	local -a syms=()
 
 	while read -r line; do
 		if [[ $line =~ ^CONFIG_([A-Za-z0-9_]+)=(.*)$ ]]; then
@@ -159,6 +163,11 @@ check_config() {
 		else
 			continue
 		fi
+		[[ -v wanted[$sym] ]] || syms+=("$sym")
+		wanted[$sym]=$want
+	done < <(cat "${FRAGMENTS[@]}")
+	for sym in "${syms[@]}"; do
+		want=${wanted[$sym]}
 		have=$(sed -n "s/^CONFIG_$sym=//p" "$KOBJ/.config")
 		[[ ${have:-n} == "$want" ]] && continue
 		if kconfig_defines "$sym"; then
@@ -167,7 +176,7 @@ check_config() {
 		else
 			log "warning: CONFIG_$sym is not defined by this tree (yet)"
 		fi
-	done < <(cat "${FRAGMENTS[@]}")
+	done
 	((bad == 0)) ||
 		die "config fragments not satisfied: add the dependencies to scripts/config/*.config (see make O=$KOBJ menuconfig, search with /)"
 }
@@ -204,6 +213,10 @@ main() {
 	configure
 	log "building $KOBJ (-j$LTT_JOBS)"
 	kmake bzImage
+	# The sample modules the selftests load (samples/ltt/).
+	if grep -q '^CONFIG_MODULES=y' "$KOBJ/.config"; then
+		kmake modules
+	fi
 	log "built $KOBJ/arch/x86/boot/bzImage in $(elapsed $start)"
 }
 
