@@ -10,9 +10,10 @@
 #    build/ktree-$LTT_FLAVOUR only the files whose content differs, so that
 #    unchanged files keep their mtimes and make rebuilds only what changed.
 # 3. When a config fragment or the series changed: tinyconfig, then
-#    scripts/config/ltt.config, selftests/config and
-#    scripts/config/$LTT_FLAVOUR.config merged on top; the flavour's
-#    fragment comes last and wins (noltt.config turns CONFIG_LTT off).
+#    scripts/config/ltt.config, scripts/config/$LTT_FLAVOUR.config and
+#    selftests/config merged on top; a later fragment wins.  A flavour
+#    whose fragment has the line "# ltt-rig: no selftests/config" runs no
+#    selftests and gets none of their options (bench, noltt).
 # 4. make bzImage out of tree, through ccache.
 #
 #   scripts/kernel.sh           all of it
@@ -130,14 +131,17 @@ update_ktree() {
 
 # Config fragments of this flavour, in merge order: a later one wins.
 fragments() {
+	local flavour=$LTT_ROOT/scripts/config/$LTT_FLAVOUR.config
+
 	echo "$LTT_ROOT/scripts/config/ltt.config"
+	if [[ $LTT_FLAVOUR != default ]]; then
+		[[ -f $flavour ]] ||
+			die "unknown flavour $LTT_FLAVOUR: no scripts/config/$LTT_FLAVOUR.config"
+		echo "$flavour"
+		grep -qx '# ltt-rig: no selftests/config' "$flavour" && return
+	fi
 	if [[ -f $LTT_ROOT/selftests/config ]]; then
 		echo "$LTT_ROOT/selftests/config"
-	fi
-	if [[ $LTT_FLAVOUR != default ]]; then
-		[[ -f $LTT_ROOT/scripts/config/$LTT_FLAVOUR.config ]] ||
-			die "unknown flavour $LTT_FLAVOUR: no scripts/config/$LTT_FLAVOUR.config"
-		echo "$LTT_ROOT/scripts/config/$LTT_FLAVOUR.config"
 	fi
 }
 
