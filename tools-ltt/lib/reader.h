@@ -6,6 +6,8 @@
 #ifndef LTT_LIB_READER_H
 #define LTT_LIB_READER_H
 
+#include <sys/stat.h>
+
 #include "internal.h"
 
 /* One stream file: one CPU's packets, decoded one record at a time. */
@@ -14,6 +16,7 @@ struct stream {
 	char file[64];			/* its name in the trace directory */
 	const unsigned char *map;
 	size_t size;
+	int fd;				/* following: kept to see it grow; else -1 */
 
 	uint64_t pos;			/* next byte to decode */
 	bool in_packet;
@@ -33,7 +36,8 @@ struct stream {
 	uint64_t discarded;		/* ... and its events_discarded */
 
 	bool done;
-	struct ltt_item item;		/* the next item, unless done */
+	bool waiting;			/* following: its next packet is not there yet */
+	struct ltt_item item;		/* the next item, unless done or waiting */
 };
 
 /* What an event tells about processes and files (names.c). */
@@ -77,11 +81,17 @@ struct ltt_trace {
 	struct name_table tgid;		/* thread -> process */
 	struct name_table files;	/* (tgid, fd) -> path */
 
-	struct stream *streams;
+	struct stream **streams;	/* apart: the heap points at them */
 	unsigned int n_streams;
 	struct stream **heap;		/* streams with an item, by time */
 	unsigned int n_heap;
 	struct stream *current;		/* gave the last item */
+
+	/* Following a trace being written (ltt_trace_follow()) */
+	bool follow;
+	unsigned int expect;		/* streams to wait for */
+	unsigned int n_waiting;		/* streams at the end of their data */
+	struct stat md_stat;		/* the metadata file as last read */
 
 	char **errors;
 	unsigned int n_errors;
@@ -91,8 +101,16 @@ struct ltt_trace {
 int stream_open(struct ltt_trace *t, struct stream *s, const char *path,
 		const char *file);
 void stream_close(struct stream *s);
-/* Decode the next item into s->item, or set s->done. */
+/*
+ * Decode the next item into s->item, or set s->done; following a trace,
+ * set s->waiting instead when the next packet is not whole in the file
+ * yet, or names an event the metadata does not describe yet.
+ */
 void stream_advance(struct stream *s);
+/* Following: map what was appended; true if the file grew. */
+bool stream_grow(struct stream *s);
+/* Following: the time before which the stream will give no more items. */
+uint64_t stream_horizon(const struct stream *s);
 
 /* trace.c */
 void trace_add_error(struct ltt_trace *t, const char *fmt, ...)

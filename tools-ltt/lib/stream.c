@@ -21,6 +21,24 @@
 #define PKT_HDR		sizeof(struct ltt_packet_header)
 #define TS_MASK		((1ULL << LTT_HDR_TS_BITS) - 1)
 
+/* Map the first @size bytes of the file (a following reader remaps). */
+static int stream_map(struct stream *s, int fd, size_t size)
+{
+	void *map;
+
+	if (!size)
+		return 0;
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return -1;
+	madvise(map, size, MADV_SEQUENTIAL | MADV_WILLNEED);
+	if (s->map)
+		munmap((void *)s->map, s->size);
+	s->map = map;
+	s->size = size;
+	return 0;
+}
+
 int stream_open(struct ltt_trace *t, struct stream *s, const char *path,
 		const char *file)
 {
@@ -29,6 +47,7 @@ int stream_open(struct ltt_trace *t, struct stream *s, const char *path,
 
 	memset(s, 0, sizeof(*s));
 	s->trace = t;
+	s->fd = -1;
 	snprintf(s->file, sizeof(s->file), "%s", file);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -37,18 +56,14 @@ int stream_open(struct ltt_trace *t, struct stream *s, const char *path,
 		close(fd);
 		return ltt_fail_errno("%s", path);
 	}
-	s->size = st.st_size;
-	if (s->size) {
-		void *map = mmap(NULL, s->size, PROT_READ, MAP_PRIVATE, fd, 0);
-
-		if (map == MAP_FAILED) {
-			close(fd);
-			return ltt_fail_errno("%s: mmap", path);
-		}
-		madvise(map, s->size, MADV_SEQUENTIAL | MADV_WILLNEED);
-		s->map = map;
+	if (stream_map(s, fd, st.st_size)) {
+		close(fd);
+		return ltt_fail_errno("%s: mmap", path);
 	}
-	close(fd);
+	if (t->follow)
+		s->fd = fd;
+	else
+		close(fd);
 	return 0;
 }
 
@@ -57,6 +72,9 @@ void stream_close(struct stream *s)
 	if (s->map)
 		munmap((void *)s->map, s->size);
 	s->map = NULL;
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
 }
 
 /* The stream ends here, damaged at @off. */
@@ -234,7 +252,7 @@ static void stream_fail_short(struct stream *s, const char *what,
 			    (unsigned long long)s->content_end);
 }
 
-/* Decode the record at s->pos into s->item. */
+/* Decode the record at s->pos into s->item: 0, 1 to wait (following), -1. */
 static int stream_decode(struct stream *s)
 {
 	const struct ltt_registry *reg = &s->trace->md.reg;
@@ -275,6 +293,11 @@ static int stream_decode(struct stream *s)
 		hdr = LTT_HDR_COMPACT_SIZE;
 	}
 	if (id >= reg->n_events) {
+		/* a custom event the rewritten metadata will describe */
+		if (s->trace->follow) {
+			s->waiting = true;
+			return 1;
+		}
 		stream_fail(s, s->pos, "unknown event id %u (the metadata has %u)",
 			    id, reg->n_events);
 		return -1;
@@ -326,11 +349,51 @@ static int stream_decode(struct stream *s)
 	return 0;
 }
 
+/*
+ * Only a stream whose item was consumed is remapped: no pointer into the
+ * old mapping survives.
+ */
+bool stream_grow(struct stream *s)
+{
+	struct stat st;
+
+	if (s->fd < 0 || fstat(s->fd, &st) || (size_t)st.st_size <= s->size)
+		return false;
+	if (stream_map(s, s->fd, st.st_size)) {
+		stream_fail(s, s->size, "mmap of %llu bytes: %s",
+			    (unsigned long long)st.st_size, strerror(errno));
+		return true;
+	}
+	return true;
+}
+
+/* Following: is the packet at s->pos whole in the file yet? */
+static bool stream_packet_whole(const struct stream *s)
+{
+	struct ltt_packet_header h;
+	uint64_t left = s->size - s->pos;
+
+	if (left < PKT_HDR)
+		return false;
+	memcpy(&h, s->map + s->pos, PKT_HDR);
+	return h.packet_size / 8 <= left;
+}
+
 void stream_advance(struct stream *s)
 {
 	s->item.file = s->file;
+	s->waiting = false;
 	while (!s->done) {
 		if (!s->in_packet) {
+			/* a followed file grows: look at its size again */
+			if (s->fd >= 0 && !stream_packet_whole(s) &&
+			    stream_grow(s))
+				continue;
+			/* the writer appends whole packets: wait for the rest */
+			if (s->trace->follow && !stream_packet_whole(s)) {
+				s->waiting = true;
+				return;
+			}
 			if (s->pos >= s->size) {
 				s->done = true;
 				return;
@@ -350,4 +413,16 @@ void stream_advance(struct stream *s)
 		stream_decode(s);
 		return;
 	}
+}
+
+/*
+ * A packet's records are never older than the end of the packet before
+ * it (the kernel closes a packet with the time of the record that opens
+ * the next), and records in a packet are in time order.
+ */
+uint64_t stream_horizon(const struct stream *s)
+{
+	if (s->in_packet)
+		return s->last_ts;
+	return s->seen_packet ? s->ts_end : 0;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "reader.h"
@@ -35,23 +36,24 @@ void trace_add_error(struct ltt_trace *t, const char *fmt, ...)
 }
 
 /* Records are decoded in place: the trace must be in the host's order. */
-static int trace_check_byte_order(const struct ltt_trace *t, const char *path)
+static int trace_check_byte_order(const struct ltt_metadata *md,
+				  const char *path)
 {
 	const uint16_t one = 1;
 	bool host_be = !*(const uint8_t *)&one;
 
-	if (t->md.big_endian == host_be)
+	if (md->big_endian == host_be)
 		return 0;
 	return ltt_fail("%s: a %s-endian trace; this reader reads %s-endian traces only",
-			path, t->md.big_endian ? "big" : "little",
+			path, md->big_endian ? "big" : "little",
 			host_be ? "big" : "little");
 }
 
-/* Read and parse DIR/metadata. */
-static int trace_read_metadata(struct ltt_trace *t)
+/* Read and parse DIR/metadata into @md; *@st gets the file's identity. */
+static int trace_load_metadata(struct ltt_trace *t, struct ltt_metadata *md,
+			       struct stat *st)
 {
 	char path[4096];
-	struct stat st;
 	char *text;
 	ssize_t n;
 	int fd, ret;
@@ -64,30 +66,34 @@ static int trace_read_metadata(struct ltt_trace *t)
 					path, t->dir);
 		return ltt_fail_errno("%s", path);
 	}
-	if (fstat(fd, &st) || st.st_size > (64 << 20)) {
+	if (fstat(fd, st) || st->st_size > (64 << 20)) {
 		close(fd);
-		return st.st_size > (64 << 20) ?
+		return st->st_size > (64 << 20) ?
 		       ltt_fail("%s: larger than 64 MiB", path) :
 		       ltt_fail_errno("%s", path);
 	}
-	text = malloc(st.st_size + 1);
+	text = malloc(st->st_size + 1);
 	if (!text) {
 		close(fd);
 		return ltt_fail("out of memory");
 	}
-	n = read(fd, text, st.st_size);
+	n = read(fd, text, st->st_size);
 	close(fd);
-	if (n != st.st_size) {
+	if (n != st->st_size) {
 		free(text);
 		return n < 0 ? ltt_fail_errno("%s", path) :
 			       ltt_fail("%s: short read", path);
 	}
 	text[n] = '\0';
-	ret = ltt_metadata_parse(text, n, path, &t->md);
+	ret = ltt_metadata_parse(text, n, path, md);
 	free(text);
 	if (ret)
 		return -1;
-	return trace_check_byte_order(t, path);
+	if (trace_check_byte_order(md, path)) {
+		ltt_registry_free(&md->reg);
+		return -1;
+	}
+	return 0;
 }
 
 /* Where sched_change's incoming pid is, so that streams can follow it. */
@@ -107,50 +113,18 @@ static int trace_find_sched(struct ltt_trace *t)
 	return 0;
 }
 
-static int stream_name_cmp(const void *a, const void *b)
+/* channel0_2 before channel0_10 */
+static int stream_name_order(const struct stream *x, const struct stream *y)
 {
-	const struct stream *x = a, *y = b;
 	size_t lx = strlen(x->file), ly = strlen(y->file);
 
-	/* channel0_2 before channel0_10 */
 	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->file, y->file);
 }
 
-/* Map every channel0_<cpu> file of the directory. */
-static int trace_open_streams(struct ltt_trace *t)
+static int stream_name_cmp(const void *a, const void *b)
 {
-	struct dirent *de;
-	char path[4096];
-	DIR *dir;
-	int ret = 0;
-
-	dir = opendir(t->dir);
-	if (!dir)
-		return ltt_fail_errno("%s", t->dir);
-	while (!ret && (de = readdir(dir))) {
-		struct stream *s;
-
-		if (strncmp(de->d_name, "channel0_", 9) ||
-		    strlen(de->d_name) >= sizeof(s->file))
-			continue;
-		s = realloc(t->streams, (t->n_streams + 1) * sizeof(*s));
-		if (!s) {
-			ret = ltt_fail("out of memory");
-			break;
-		}
-		t->streams = s;
-		snprintf(path, sizeof(path), "%s/%s", t->dir, de->d_name);
-		ret = stream_open(t, &s[t->n_streams], path, de->d_name);
-		if (!ret)
-			t->n_streams++;
-	}
-	closedir(dir);
-	if (ret)
-		return -1;
-	if (t->n_streams)
-		qsort(t->streams, t->n_streams, sizeof(*t->streams),
-		      stream_name_cmp);
-	return 0;
+	return stream_name_order(*(struct stream *const *)a,
+				 *(struct stream *const *)b);
 }
 
 /* Heap order: time, then stream order (CPU) for equal times. */
@@ -158,7 +132,7 @@ static inline bool heap_before(const struct stream *a, const struct stream *b)
 {
 	if (a->item.ts != b->item.ts)
 		return a->item.ts < b->item.ts;
-	return a < b;
+	return stream_name_order(a, b) < 0;
 }
 
 static void heap_sift_down(struct ltt_trace *t, unsigned int i)
@@ -181,25 +155,122 @@ static void heap_sift_down(struct ltt_trace *t, unsigned int i)
 	h[i] = s;
 }
 
-static int trace_build_heap(struct ltt_trace *t)
+static void heap_push(struct ltt_trace *t, struct stream *s)
+{
+	struct stream **h = t->heap;
+	unsigned int i = t->n_heap++;
+
+	while (i && heap_before(s, h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = s;
+}
+
+/* File a stream that was just advanced: in the heap, waiting, or done. */
+static void trace_place(struct ltt_trace *t, struct stream *s)
+{
+	if (s->waiting)
+		t->n_waiting++;
+	else if (!s->done)
+		heap_push(t, s);
+}
+
+static bool trace_has_stream(const struct ltt_trace *t, const char *name)
 {
 	unsigned int i;
 
-	t->heap = calloc(t->n_streams ? t->n_streams : 1, sizeof(*t->heap));
-	if (!t->heap)
+	for (i = 0; i < t->n_streams; i++)
+		if (!strcmp(t->streams[i]->file, name))
+			return true;
+	return false;
+}
+
+/* Room for one more stream in the array and in the heap. */
+static int trace_make_room(struct ltt_trace *t)
+{
+	struct stream **v;
+
+	v = realloc(t->streams, (t->n_streams + 1) * sizeof(*v));
+	if (!v)
 		return ltt_fail("out of memory");
-	for (i = 0; i < t->n_streams; i++) {
-		t->streams[i].trace = t;
-		stream_advance(&t->streams[i]);
-		if (!t->streams[i].done)
-			t->heap[t->n_heap++] = &t->streams[i];
-	}
-	for (i = t->n_heap / 2; i--; )
-		heap_sift_down(t, i);
+	t->streams = v;
+	v = realloc(t->heap, (t->n_streams + 1) * sizeof(*v));
+	if (!v)
+		return ltt_fail("out of memory");
+	t->heap = v;
 	return 0;
 }
 
-struct ltt_trace *ltt_trace_open(const char *dir)
+static int trace_add_stream(struct ltt_trace *t, const char *name)
+{
+	char path[4096];
+	struct stream *s;
+
+	if (trace_make_room(t))
+		return -1;
+	s = malloc(sizeof(*s));
+	if (!s)
+		return ltt_fail("out of memory");
+	snprintf(path, sizeof(path), "%s/%s", t->dir, name);
+	if (stream_open(t, s, path, name)) {
+		free(s);
+		return -1;
+	}
+	t->streams[t->n_streams++] = s;
+	return 0;
+}
+
+/*
+ * Map every channel0_<cpu> file of the directory not mapped yet (a
+ * stream file appears with its CPU's first packet).  Returns how many
+ * were added, or -1.
+ */
+static int trace_scan_streams(struct ltt_trace *t)
+{
+	struct stream s;		/* for the size of its name */
+	struct dirent *de;
+	int ret = 0, added = 0;
+	DIR *dir;
+
+	dir = opendir(t->dir);
+	if (!dir)
+		return ltt_fail_errno("%s", t->dir);
+	while (!ret && (de = readdir(dir))) {
+		if (strncmp(de->d_name, "channel0_", 9) ||
+		    strlen(de->d_name) >= sizeof(s.file) ||
+		    trace_has_stream(t, de->d_name))
+			continue;
+		ret = trace_add_stream(t, de->d_name);
+		added++;
+	}
+	closedir(dir);
+	return ret ? -1 : added;
+}
+
+/* Open the streams and give each its first item. */
+static int trace_open_streams(struct ltt_trace *t)
+{
+	unsigned int i;
+
+	/* the heap is never empty of room, even with no stream */
+	t->heap = calloc(1, sizeof(*t->heap));
+	if (!t->heap)
+		return ltt_fail("out of memory");
+	if (trace_scan_streams(t) < 0)
+		return -1;
+	if (t->n_streams)
+		qsort(t->streams, t->n_streams, sizeof(*t->streams),
+		      stream_name_cmp);
+	for (i = 0; i < t->n_streams; i++) {
+		stream_advance(t->streams[i]);
+		trace_place(t, t->streams[i]);
+	}
+	return 0;
+}
+
+static struct ltt_trace *trace_open(const char *dir, bool follow,
+				    unsigned int expect)
 {
 	struct ltt_trace *t = calloc(1, sizeof(*t));
 
@@ -207,9 +278,11 @@ struct ltt_trace *ltt_trace_open(const char *dir)
 		ltt_fail("out of memory");
 		return NULL;
 	}
+	t->follow = follow;
+	t->expect = expect;
 	t->dir = strdup(dir);
-	if (!t->dir || trace_read_metadata(t) || trace_find_sched(t) ||
-	    names_init(t) || trace_open_streams(t) || trace_build_heap(t)) {
+	if (!t->dir || trace_load_metadata(t, &t->md, &t->md_stat) ||
+	    trace_find_sched(t) || names_init(t) || trace_open_streams(t)) {
 		if (!t->dir)
 			ltt_fail("out of memory");
 		ltt_trace_close(t);
@@ -218,14 +291,26 @@ struct ltt_trace *ltt_trace_open(const char *dir)
 	return t;
 }
 
+struct ltt_trace *ltt_trace_open(const char *dir)
+{
+	return trace_open(dir, false, 0);
+}
+
+struct ltt_trace *ltt_trace_follow(const char *dir, unsigned int n_streams)
+{
+	return trace_open(dir, true, n_streams);
+}
+
 void ltt_trace_close(struct ltt_trace *t)
 {
 	unsigned int i;
 
 	if (!t)
 		return;
-	for (i = 0; i < t->n_streams; i++)
-		stream_close(&t->streams[i]);
+	for (i = 0; i < t->n_streams; i++) {
+		stream_close(t->streams[i]);
+		free(t->streams[i]);
+	}
 	for (i = 0; i < t->n_errors; i++)
 		free(t->errors[i]);
 	free(t->errors);
@@ -254,25 +339,192 @@ static void trace_learn(struct ltt_trace *t, const struct ltt_item *it)
 		names_apply(t, rule, it);
 }
 
+/*
+ * Following: the metadata is rewritten (renamed into place) when event
+ * types are created during the session.  The new registry extends the
+ * old one; pending items are pointed at it.
+ */
+static bool trace_reload_metadata(struct ltt_trace *t)
+{
+	struct name_rule **rules;
+	struct ltt_metadata md;
+	char path[4096];
+	unsigned int i, n;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/metadata", t->dir);
+	if (stat(path, &st) || (st.st_ino == t->md_stat.st_ino &&
+				st.st_size == t->md_stat.st_size &&
+				st.st_mtim.tv_sec == t->md_stat.st_mtim.tv_sec &&
+				st.st_mtim.tv_nsec == t->md_stat.st_mtim.tv_nsec))
+		return false;
+	/* a bad one is read again at the next look, in case it is half written */
+	if (trace_load_metadata(t, &md, &st))
+		return false;
+	n = md.reg.n_events;
+	if (n < t->md.reg.n_events) {
+		ltt_registry_free(&md.reg);
+		return false;
+	}
+	rules = realloc(t->name_rule, n * sizeof(*rules));
+	if (!rules) {
+		ltt_registry_free(&md.reg);
+		return false;
+	}
+	memset(rules + t->md.reg.n_events, 0,
+	       (n - t->md.reg.n_events) * sizeof(*rules));
+	t->name_rule = rules;
+	for (i = 0; i < t->n_heap; i++) {
+		struct ltt_item *it = &t->heap[i]->item;
+
+		if (it->kind == LTT_ITEM_EVENT)
+			it->desc = &md.reg.events[it->desc->id];
+	}
+	ltt_registry_free(&t->md.reg);
+	t->md = md;
+	t->md_stat = st;
+	return true;
+}
+
+/*
+ * Following: look at the files again.  New metadata, new stream files
+ * and packets appended to waiting streams are taken in.  Returns true
+ * when anything changed.
+ */
+static bool trace_refresh(struct ltt_trace *t)
+{
+	bool new_md = trace_reload_metadata(t), more = new_md;
+	unsigned int i, old = t->n_streams;
+
+	if (trace_scan_streams(t) > 0) {
+		more = true;
+		for (i = old; i < t->n_streams; i++) {
+			stream_advance(t->streams[i]);
+			trace_place(t, t->streams[i]);
+		}
+	}
+	for (i = 0; i < old; i++) {
+		struct stream *s = t->streams[i];
+
+		if (!s->waiting || (!stream_grow(s) && !new_md))
+			continue;
+		t->n_waiting--;
+		stream_advance(s);
+		trace_place(t, s);
+		more = true;
+	}
+	return more;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Following: may the oldest pending item go?  Yes when every stream has
+ * data past it (no record older than it can come any more), or when it
+ * is LTT_FOLLOW_LAG_MS old: a stream that says nothing for that long
+ * (an idle CPU, a stream not created yet) must not hold the others.
+ * The trace clock is CLOCK_MONOTONIC of the machine that records.
+ */
+static bool trace_may_give(const struct ltt_trace *t, const struct stream *s)
+{
+	uint64_t ts = s->item.ts, mark = UINT64_MAX, now;
+	unsigned int i;
+
+	for (i = 0; t->n_waiting && i < t->n_streams; i++)
+		if (t->streams[i]->waiting) {
+			uint64_t h = stream_horizon(t->streams[i]);
+
+			mark = h < mark ? h : mark;
+		}
+	if (ts < mark && t->n_streams >= t->expect)
+		return true;
+	now = mono_ns();
+	return now > ts && now - ts >= LTT_FOLLOW_LAG_MS * 1000000ULL;
+}
+
+static int trace_next_live(struct ltt_trace *t, const struct ltt_item **item)
+{
+	do {
+		if (t->n_heap && trace_may_give(t, t->heap[0])) {
+			t->current = t->heap[0];
+			*item = &t->current->item;
+			return 1;
+		}
+	} while (trace_refresh(t));
+	return LTT_TRACE_WAIT;
+}
+
 int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item)
 {
 	struct stream *s = t->current;
 
+	t->current = NULL;
 	if (s) {
 		trace_learn(t, &s->item);
 		stream_advance(s);
-		if (s->done)
+		if (s->done || s->waiting) {
+			t->n_waiting += s->waiting;
 			t->heap[0] = t->heap[--t->n_heap];
+		}
 		if (t->n_heap)
 			heap_sift_down(t, 0);
 	}
-	if (!t->n_heap) {
-		t->current = NULL;
+	if (t->follow)
+		return trace_next_live(t, item);
+	if (!t->n_heap)
 		return 0;
-	}
 	s = t->current = t->heap[0];
 	*item = &s->item;
 	return 1;
+}
+
+void ltt_trace_follow_end(struct ltt_trace *t)
+{
+	unsigned int i;
+
+	if (!t->follow)
+		return;
+	trace_refresh(t);
+	t->follow = false;
+	for (i = 0; i < t->n_streams; i++) {
+		struct stream *s = t->streams[i];
+
+		if (!s->waiting)
+			continue;
+		t->n_waiting--;
+		stream_grow(s);
+		stream_advance(s);
+		trace_place(t, s);
+	}
+}
+
+int ltt_trace_writing(const struct ltt_trace *t)
+{
+	unsigned int i;
+
+	if (!t->n_streams)
+		return 1;
+	for (i = 0; i < t->n_streams; i++) {
+		int fd = t->streams[i]->fd;
+
+		if (fd < 0)
+			continue;
+		/* a read lease is refused while anyone has the file open to write */
+		if (fcntl(fd, F_SETLEASE, F_RDLCK)) {
+			if (errno == EAGAIN)
+				return 1;
+			return ltt_fail_errno("%s/%s: cannot tell whether it is still written (F_SETLEASE)",
+					      t->dir, t->streams[i]->file);
+		}
+		fcntl(fd, F_SETLEASE, F_UNLCK);
+	}
+	return 0;
 }
 
 const struct ltt_registry *ltt_trace_registry(const struct ltt_trace *t)

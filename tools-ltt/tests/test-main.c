@@ -12,46 +12,54 @@
 
 #include "tests.h"
 
-void read_all(const char *dir, struct seen_list *out)
+void seen_add(struct seen_list *out, const struct ltt_trace *t,
+	      const struct ltt_item *it)
 {
-	struct ltt_trace *t = ltt_trace_open(dir);
-	const struct ltt_item *it;
-	size_t cap = 0;
+	const char *comm;
+	struct seen *s;
 	unsigned int i;
 
-	memset(out, 0, sizeof(*out));
-	if (!t)
-		fail_msg("ltt_trace_open(%s): %s", dir, ltt_error());
-	while (ltt_trace_next(t, &it) > 0) {
-		struct seen *s;
-		const char *comm;
-
-		if (out->n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			out->v = realloc(out->v, cap * sizeof(*out->v));
-			assert_non_null(out->v);
-		}
-		s = &out->v[out->n++];
-		memset(s, 0, sizeof(*s));
-		s->item = *it;
-		if (it->kind == LTT_ITEM_EVENT) {
-			snprintf(s->name, sizeof(s->name), "%s", it->desc->name);
-			for (i = 0; i < it->desc->n_fields; i++)
-				if (it->desc->fields[i].type != LTT_TYPE_STRING)
-					s->f[i] = ltt_item_int(it, i);
-			snprintf(s->str, sizeof(s->str), "%s",
-				 ltt_item_string(it));
-			s->item.desc = NULL;	/* dangles after close */
-			s->item.payload = NULL;
-		}
-		s->item.file = NULL;
-		comm = ltt_trace_comm(t, it->pid);
-		snprintf(s->comm, sizeof(s->comm), "%s", comm ? comm : "");
+	if (out->n == out->cap) {
+		out->cap = out->cap ? 2 * out->cap : 1024;
+		out->v = realloc(out->v, out->cap * sizeof(*out->v));
+		assert_non_null(out->v);
 	}
+	s = &out->v[out->n++];
+	memset(s, 0, sizeof(*s));
+	s->item = *it;
+	if (it->kind == LTT_ITEM_EVENT) {
+		snprintf(s->name, sizeof(s->name), "%s", it->desc->name);
+		for (i = 0; i < it->desc->n_fields; i++)
+			if (it->desc->fields[i].type != LTT_TYPE_STRING)
+				s->f[i] = ltt_item_int(it, i);
+		snprintf(s->str, sizeof(s->str), "%s", ltt_item_string(it));
+		s->item.desc = NULL;	/* dangles after close */
+		s->item.payload = NULL;
+	}
+	s->item.file = NULL;
+	comm = ltt_trace_comm(t, it->pid);
+	snprintf(s->comm, sizeof(s->comm), "%s", comm ? comm : "");
+}
+
+void seen_errors(struct seen_list *out, const struct ltt_trace *t)
+{
 	out->n_errors = ltt_trace_n_errors(t);
 	if (out->n_errors)
 		snprintf(out->error, sizeof(out->error), "%s",
 			 ltt_trace_error(t, 0));
+}
+
+void read_all(const char *dir, struct seen_list *out)
+{
+	struct ltt_trace *t = ltt_trace_open(dir);
+	const struct ltt_item *it;
+
+	memset(out, 0, sizeof(*out));
+	if (!t)
+		fail_msg("ltt_trace_open(%s): %s", dir, ltt_error());
+	while (ltt_trace_next(t, &it) > 0)
+		seen_add(out, t, it);
+	seen_errors(out, t);
 	ltt_trace_close(t);
 }
 
@@ -126,6 +134,7 @@ int main(void)
 		TESTS_DAMAGED,
 		TESTS_STATS,
 		TESTS_GUEST,
+		TESTS_FOLLOW,
 	};
 
 	return cmocka_run_group_tests_name("libltt and ltt", tests, NULL,

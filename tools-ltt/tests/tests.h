@@ -33,13 +33,18 @@ struct seen {
 
 struct seen_list {
 	struct seen *v;
-	size_t n;
+	size_t n, cap;
 	unsigned int n_errors;
 	char error[512];		/* the first one */
 };
 
 /* Read all of @dir into @out; fails the test if it cannot be opened. */
 void read_all(const char *dir, struct seen_list *out);
+/* Append a copy of @it, the current item of @t, to @out. */
+void seen_add(struct seen_list *out, const struct ltt_trace *t,
+	      const struct ltt_item *it);
+/* The errors of @t into @out. */
+void seen_errors(struct seen_list *out, const struct ltt_trace *t);
 void seen_free(struct seen_list *l);
 /* Items of event @name (NULL: events of any name) on @cpu (-1: any). */
 size_t count_events(const struct seen_list *l, const char *name, int cpu);
@@ -98,6 +103,16 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(guest_state_dump_names_processes),		\
 	cmocka_unit_test(guest_syscalls_pair_up_per_task)
 
+#define TESTS_FOLLOW							\
+	cmocka_unit_test(follow_gives_what_offline_gives),		\
+	cmocka_unit_test(follow_waits_for_whole_packets),		\
+	cmocka_unit_test(follow_end_reports_a_cut_packet),		\
+	cmocka_unit_test(follow_holds_items_until_every_stream_is_past_them), \
+	cmocka_unit_test(follow_waits_for_streams_not_created_yet),	\
+	cmocka_unit_test(follow_gives_an_item_once_it_is_old),		\
+	cmocka_unit_test(follow_reads_the_metadata_again),		\
+	cmocka_unit_test(follow_tells_whether_the_writer_is_done)
+
 #define DECLARE(t)	void t(void **state)
 DECLARE(reader_reads_every_event);
 DECLARE(reader_registry_matches_the_kernel_layout);
@@ -139,5 +154,13 @@ DECLARE(guest_flight_recorder_snapshots);
 DECLARE(guest_pid_follows_the_kernel);
 DECLARE(guest_state_dump_names_processes);
 DECLARE(guest_syscalls_pair_up_per_task);
+DECLARE(follow_gives_what_offline_gives);
+DECLARE(follow_waits_for_whole_packets);
+DECLARE(follow_end_reports_a_cut_packet);
+DECLARE(follow_holds_items_until_every_stream_is_past_them);
+DECLARE(follow_waits_for_streams_not_created_yet);
+DECLARE(follow_gives_an_item_once_it_is_old);
+DECLARE(follow_reads_the_metadata_again);
+DECLARE(follow_tells_whether_the_writer_is_done);
 
 #endif /* LTT_TESTS_H */

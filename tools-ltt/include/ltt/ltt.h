@@ -210,8 +210,36 @@ void ltt_trace_close(struct ltt_trace *t);
 /*
  * The next item in time order: 1, or 0 at the end.  A damaged stream
  * ends early, with an error (ltt_trace_errors()); the others go on.
+ * A followed trace returns LTT_TRACE_WAIT when no item can go yet.
  */
 int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item);
+
+/*
+ * Following a trace while it is written (lttd, `ltt record`): its stream
+ * files grow by whole packets, new ones appear, and the metadata may be
+ * replaced by a longer one (custom events).  ltt_trace_next() gives an
+ * item once every stream has data past it, or once it is
+ * LTT_FOLLOW_LAG_MS old on this machine's CLOCK_MONOTONIC (the trace
+ * clock), so that a quiet CPU holds nothing back for longer.  Items come
+ * in the same order as from the finished trace unless a stream falls
+ * more than that behind.
+ */
+#define LTT_TRACE_WAIT		2	/* nothing to give yet: look again later */
+#define LTT_FOLLOW_LAG_MS	500
+/*
+ * Follow the trace in @dir (its metadata must exist), expecting
+ * @n_streams stream files (the CPUs recorded).
+ */
+struct ltt_trace *ltt_trace_follow(const char *dir, unsigned int n_streams);
+/* The writer is done: what is left is read as a finished trace. */
+void ltt_trace_follow_end(struct ltt_trace *t);
+/*
+ * Is a followed trace still written?  1: a stream file is open for
+ * writing (or none exists yet), 0: none is, -1: cannot tell (needs a
+ * file lease: the files' owner or CAP_LEASE).
+ */
+int ltt_trace_writing(const struct ltt_trace *t);
+
 const struct ltt_registry *ltt_trace_registry(const struct ltt_trace *t);
 /* Add to a trace time to get wall-clock (CLOCK_REALTIME) ns. */
 int64_t ltt_trace_clock_offset(const struct ltt_trace *t);
