@@ -10,6 +10,7 @@
 #define _LINUX_LTT_H
 
 #include <linux/compiler.h>
+#include <linux/err.h>
 #include <linux/types.h>
 #include <uapi/linux/ltt.h>
 
@@ -71,6 +72,60 @@ enum ltt_event_id {
 #undef LTT_STRING
 #undef LTT_EVENT
 #undef LTT_EVENT_STR
+
+/*
+ * Custom events, for modules: an event type has a name, a description
+ * and a field layout (struct ltt_field_info, offsets left 0: they are
+ * computed), or, made by ltt_event_create_format(), one string field
+ * "text" that ltt_event_logf() fills.  Its events land in the same
+ * per-CPU buffers and timeline as the kernel's own.  ltt_event_log()
+ * and ltt_event_logf() may be called from any context, until
+ * ltt_event_destroy(), which must not race with them.
+ */
+struct ltt_event_type;
+
+#ifdef CONFIG_LTT
+struct ltt_event_type *ltt_event_create(const char *name,
+					const char *description,
+					const struct ltt_field_info *fields,
+					unsigned int n_fields);
+struct ltt_event_type *ltt_event_create_format(const char *name,
+					       const char *description);
+void ltt_event_destroy(struct ltt_event_type *type);
+int ltt_event_log(struct ltt_event_type *type, const void *data,
+		  unsigned int size);
+__printf(2, 3)
+int ltt_event_logf(struct ltt_event_type *type, const char *fmt, ...);
+#else
+static inline struct ltt_event_type *
+ltt_event_create(const char *name, const char *description,
+		 const struct ltt_field_info *fields, unsigned int n_fields)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline struct ltt_event_type *
+ltt_event_create_format(const char *name, const char *description)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline void ltt_event_destroy(struct ltt_event_type *type)
+{
+}
+
+static inline int ltt_event_log(struct ltt_event_type *type,
+				const void *data, unsigned int size)
+{
+	return 0;
+}
+
+static inline __printf(2, 3)
+int ltt_event_logf(struct ltt_event_type *type, const char *fmt, ...)
+{
+	return 0;
+}
+#endif
 
 /*
  * Direct hooks, for events that have no tracepoint: one line in the code

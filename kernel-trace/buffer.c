@@ -152,7 +152,8 @@ static void lb_open(struct ltt_buf *buf, unsigned long pkt, u64 ts)
 	h->timestamp_begin = ts;
 	h->packet_seq_num = pkt >> buf->sb_order;
 	h->cpu_id = buf->cpu;
-	h->pid = current->pid;
+	/* A user session does not learn the pids of other users. */
+	h->pid = ltt_pid_visible(current);
 	h->__reserved = 0;
 }
 

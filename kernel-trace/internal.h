@@ -15,6 +15,7 @@
 #include <linux/time64.h>
 #include <linux/rcupdate.h>
 #include <linux/timer.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 
 /* Per sub-buffer state; commit and events are written by the owning CPU. */
@@ -74,7 +75,9 @@ struct ltt_session {
 	unsigned int subbuf_size;
 	unsigned int n_subbufs;
 	unsigned long flush_jiffies;
-	DECLARE_BITMAP(mask, LTT_NR_EVENTS);
+	bool user;			/* an unprivileged user's session */
+	kuid_t uid;			/* whose */
+	DECLARE_BITMAP(mask, LTT_EVENTS_MAX);
 	struct ltt_pidset __rcu *pids;
 	struct ltt_buf **bufs;		/* nr_cpu_ids entries, NULL if none */
 };
@@ -108,9 +111,21 @@ int ltt_session_status(struct ltt_session *s, struct ltt_status *st,
 int ltt_session_buffer_fd(struct ltt_session *s, unsigned int cpu);
 bool ltt_event_enabled(unsigned int id);
 bool ltt_task_passes(struct task_struct *t);
+pid_t ltt_pid_visible(struct task_struct *t);
+void ltt_write_custom(unsigned int id, bool user, const void *data,
+		      unsigned int size);
+extern int ltt_user_sessions;
 
 /* registry.c */
 int ltt_event_info(struct ltt_event_info *info);
+
+/* custom.c */
+void ltt_custom_sessions_get(void);
+void ltt_custom_sessions_put(void);
+int ltt_custom_info(struct ltt_event_info *info);
+u32 ltt_custom_generation(void);
+int ltt_custom_create_fd(struct ltt_event_create *c);
+int ltt_custom_log_user(const struct ltt_event_log *l);
 
 /* @sec seconds and @us microseconds in us, saturated at S64_MAX. */
 static inline s64 ltt_time_us(s64 sec, s64 us)

@@ -8,12 +8,14 @@
 #include <linux/bitmap.h>
 #include <linux/capability.h>
 #include <linux/cpu.h>
+#include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/log2.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sysctl.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
@@ -33,6 +35,61 @@ static DEFINE_MUTEX(ltt_record_lock);
 
 /* Sessions that exist: the probes are attached while there is one. */
 static unsigned int ltt_armed;
+
+/* kernel.ltt_user_sessions: may the unprivileged record their own tasks? */
+int ltt_user_sessions;
+
+static struct ctl_table ltt_sysctls[] = {
+	{
+		.procname	= "ltt_user_sessions",
+		.data		= &ltt_user_sessions,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+};
+
+static int __init ltt_sysctl_init(void)
+{
+	register_sysctl_init("kernel", ltt_sysctls);
+	return 0;
+}
+core_initcall(ltt_sysctl_init);
+
+/*
+ * What a user session may record: events about what its own tasks ask
+ * of the kernel, none that show its internals (addresses, interrupts,
+ * memory) or other users' activity.  Custom events are checked as they
+ * are logged: only those that user space made pass.
+ */
+static const u16 ltt_user_events[] = {
+	LTT_EV_syscall_entry, LTT_EV_syscall_exit, LTT_EV_sched_change,
+	LTT_EV_process_fork, LTT_EV_process_exit, LTT_EV_process_exec,
+	LTT_EV_process_wait, LTT_EV_process_signal,
+	LTT_EV_fs_open, LTT_EV_fs_close, LTT_EV_fs_read, LTT_EV_fs_write,
+	LTT_EV_fs_seek, LTT_EV_fs_ioctl, LTT_EV_fs_select, LTT_EV_fs_poll,
+	LTT_EV_timer_setitimer, LTT_EV_timer_schedule_timeout,
+	LTT_EV_socket_call, LTT_EV_socket_create, LTT_EV_socket_send,
+	LTT_EV_socket_receive,
+	LTT_EV_ipc_call, LTT_EV_ipc_msg_create, LTT_EV_ipc_sem_create,
+	LTT_EV_ipc_shm_create,
+	LTT_EV_statedump_process, LTT_EV_statedump_file,
+};
+
+/* Clear from @mask what a user session may not record. */
+static void ltt_user_mask(unsigned long *mask)
+{
+	DECLARE_BITMAP(allowed, LTT_EVENTS_MAX);
+	unsigned int i;
+
+	bitmap_zero(allowed, LTT_EVENTS_MAX);
+	for (i = 0; i < ARRAY_SIZE(ltt_user_events); i++)
+		__set_bit(ltt_user_events[i], allowed);
+	bitmap_set(allowed, LTT_NR_EVENTS, LTT_EVENTS_MAX - LTT_NR_EVENTS);
+	bitmap_and(mask, mask, allowed, LTT_EVENTS_MAX);
+}
 
 static const struct ltt_probe_group *const ltt_groups[] = {
 	&ltt_syscall_probes,
@@ -61,6 +118,33 @@ static __always_inline bool ltt_pid_match(struct ltt_session *s, pid_t also)
 		    (also && set->pids[i] == also))
 			return true;
 	return false;
+}
+
+/* Does the current task belong to a user session's user? */
+static __always_inline bool ltt_uid_match(struct ltt_session *s)
+{
+	return uid_eq(current_uid(), s->uid);
+}
+
+/**
+ * ltt_pid_visible - may the recording session see @t's pid?
+ * @t: a task that an event names
+ *
+ * Returns @t's pid, or 0 when a user session records and @t belongs to
+ * another user.
+ */
+pid_t ltt_pid_visible(struct task_struct *t)
+{
+	struct ltt_session *s;
+	bool visible;
+
+	guard(preempt_notrace)();
+	s = rcu_dereference_sched(ltt_current);
+	if (!s || !s->user)
+		return t->pid;
+	scoped_guard(rcu)
+		visible = uid_eq(task_uid(t), s->uid);
+	return visible ? t->pid : 0;
 }
 
 /**
@@ -95,6 +179,8 @@ bool ltt_task_passes(struct task_struct *t)
 	s = rcu_dereference_sched(ltt_current);
 	if (!s)
 		return false;
+	if (s->user && !ltt_pid_visible(t))
+		return false;
 	set = rcu_dereference_sched(s->pids);
 	if (!set)
 		return true;
@@ -104,6 +190,25 @@ bool ltt_task_passes(struct task_struct *t)
 	return false;
 }
 
+/*
+ * The current CPU's buffer in the recording session when an event @id
+ * passes its mask and filters (see __ltt_write() for @also), or NULL.
+ * Preemption disabled.
+ */
+static __always_inline struct ltt_buf *ltt_write_buf(unsigned int id,
+						     pid_t also)
+{
+	struct ltt_session *s = rcu_dereference_sched(ltt_current);
+
+	if (!s || !test_bit(id, s->mask) ||
+	    (also >= 0 && !ltt_pid_match(s, also)))
+		return NULL;
+	/* In a user session, @also > 0 is a task of that user. */
+	if (unlikely(s->user) && !also && !ltt_uid_match(s))
+		return NULL;
+	return s->bufs[smp_processor_id()];
+}
+
 /**
  * __ltt_write - record an event in the recording session, if any
  * @id: the event id
@@ -111,29 +216,45 @@ bool ltt_task_passes(struct task_struct *t)
  * @len: its size
  * @str: a string to append, or NULL
  * @also: another pid the event concerns, which passes the pid filter
- *	as the current task does (the task a sched_change switches to), 0
- *	for none, or -1 when the caller applied the filter itself
+ *	as the current task does (the task a sched_change switches to,
+ *	given only when ltt_pid_visible()), 0 for none, or -1 when the
+ *	caller applied the filter itself
  *
  * Called by the ltt_log_<name>() helpers, from any context.
  */
 void __ltt_write(unsigned int id, const void *rec, unsigned int len,
 		 const char *str, pid_t also)
 {
-	struct ltt_session *s;
 	struct ltt_buf *buf;
 	unsigned int slen = 0;
 
 	guard(preempt_notrace)();
-	s = rcu_dereference_sched(ltt_current);
-	if (!s || !test_bit(id, s->mask) ||
-	    (also >= 0 && !ltt_pid_match(s, also)))
-		return;
-	buf = s->bufs[smp_processor_id()];
+	buf = ltt_write_buf(id, also);
 	if (!buf)
 		return;
 	if (str)
 		slen = strnlen(str, LTT_STRING_MAX - 1) + 1;
 	ltt_buf_write(buf, id, rec, len, str, slen);
+}
+
+/**
+ * ltt_write_custom - record a custom event for the current task
+ * @id: its type's id
+ * @user: the type was made by user space (a user session records only
+ *	those)
+ * @data: the payload, checked against the type's layout
+ * @size: its size
+ */
+void ltt_write_custom(unsigned int id, bool user, const void *data,
+		      unsigned int size)
+{
+	struct ltt_buf *buf;
+
+	guard(preempt_notrace)();
+	buf = ltt_write_buf(id, 0);
+	if (!buf || (!user && rcu_dereference_sched(ltt_current)->user))
+		return;
+	ltt_buf_write(buf, id, data, size, NULL, 0);
 }
 
 static void ltt_disarm(void);
@@ -192,6 +313,7 @@ static int ltt_arm(void)
 		}
 	}
 	static_branch_enable(&ltt_hooks_key);
+	ltt_custom_sessions_get();
 	return 0;
 }
 
@@ -201,6 +323,7 @@ static void ltt_disarm(void)
 	guard(mutex)(&ltt_record_lock);
 	if (--ltt_armed)
 		return;
+	ltt_custom_sessions_put();
 	static_branch_disable(&ltt_hooks_key);
 	ltt_detach(ARRAY_SIZE(ltt_groups));
 	tracepoint_synchronize_unregister();
@@ -294,9 +417,11 @@ int ltt_session_set_events(struct ltt_session *s, const u64 __user *umask,
 	bitmap_zero(mask, LTT_EVENTS_MAX);
 	bitmap_from_arr64(mask, words, nbits);
 	kfree(words);
+	if (s->user)
+		ltt_user_mask(mask);
 
 	guard(mutex)(&s->lock);
-	bitmap_copy(s->mask, mask, LTT_NR_EVENTS);
+	bitmap_copy(s->mask, mask, LTT_EVENTS_MAX);
 	return 0;
 }
 
@@ -463,8 +588,9 @@ static int ltt_check_geometry(const struct ltt_create *a)
  * ltt_session_create - make a session and its buffers
  * @attr: the validated-by-us attributes from user space
  *
- * Returns a session fd, -EPERM without CAP_PERFMON or CAP_SYS_ADMIN,
- * -EINVAL for bad attributes, -ENOMEM when the buffers do not fit.
+ * Returns a session fd, -EPERM without CAP_PERFMON or CAP_SYS_ADMIN
+ * (unless kernel.ltt_user_sessions allows a user session), -EINVAL for
+ * bad attributes, -ENOMEM when the buffers do not fit.
  * Nothing is left behind on failure.
  */
 int ltt_session_create(const struct ltt_create *attr)
@@ -475,7 +601,9 @@ int ltt_session_create(const struct ltt_create *attr)
 	unsigned int cpu;
 	int ret;
 
-	if (!perfmon_capable())
+	bool user = !perfmon_capable();
+
+	if (user && !READ_ONCE(ltt_user_sessions))
 		return -EPERM;
 	if (a.flags || a.__reserved)
 		return -EINVAL;
@@ -496,7 +624,11 @@ int ltt_session_create(const struct ltt_create *attr)
 	s->subbuf_size = a.subbuf_size;
 	s->n_subbufs = a.n_subbufs;
 	s->flush_jiffies = max(msecs_to_jiffies(a.flush_ms), 1UL);
-	bitmap_fill(s->mask, LTT_NR_EVENTS);
+	s->user = user;
+	s->uid = current_uid();
+	bitmap_fill(s->mask, LTT_EVENTS_MAX);
+	if (user)
+		ltt_user_mask(s->mask);
 	s->bufs = kcalloc(nr_cpu_ids, sizeof(*s->bufs), GFP_KERNEL);
 	if (!s->bufs)
 		goto nomem;

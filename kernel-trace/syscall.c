@@ -135,10 +135,38 @@ static long ltt_cmd_event_info(void __user *uarg, size_t usize)
 			  uarg, usize);
 	if (ret)
 		return ret;
-	ret = ltt_event_info(&info);
+	if (info.id < LTT_NR_EVENTS) {
+		ret = ltt_event_info(&info);
+		info.generation = ltt_custom_generation();
+	} else {
+		ret = ltt_custom_info(&info);
+	}
 	if (ret)
 		return ret;
 	return ltt_copy_out(uarg, usize, &info, sizeof(info));
+}
+
+static long ltt_cmd_event_create(void __user *uarg, size_t usize)
+{
+	struct ltt_event_create c;
+	int ret;
+
+	ret = ltt_copy_in(&c, sizeof(c), LTT_EVENT_CREATE_SIZE_VER0, uarg,
+			  usize);
+	if (ret)
+		return ret;
+	return ltt_custom_create_fd(&c);
+}
+
+static long ltt_cmd_event_log(void __user *uarg, size_t usize)
+{
+	struct ltt_event_log l;
+	int ret;
+
+	ret = ltt_copy_in(&l, sizeof(l), LTT_EVENT_LOG_SIZE_VER0, uarg, usize);
+	if (ret)
+		return ret;
+	return ltt_custom_log_user(&l);
 }
 
 SYSCALL_DEFINE3(ltt, unsigned int, cmd, void __user *, arg, size_t, size)
@@ -156,6 +184,10 @@ SYSCALL_DEFINE3(ltt, unsigned int, cmd, void __user *, arg, size_t, size)
 		return ltt_cmd_session(cmd, arg, size);
 	case LTT_CMD_EVENT_INFO:
 		return ltt_cmd_event_info(arg, size);
+	case LTT_CMD_EVENT_CREATE:
+		return ltt_cmd_event_create(arg, size);
+	case LTT_CMD_EVENT_LOG:
+		return ltt_cmd_event_log(arg, size);
 	}
 	return -EINVAL;
 }

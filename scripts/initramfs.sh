@@ -8,6 +8,8 @@
 #                  against the kernel's own uapi headers; /ltt/tests lists
 #                  them in run order
 #   /usr/bin/      the contents of build/tools-static/, when it exists
+#   /              the contents of $LTT_INITRAMFS_EXTRA, when set (a
+#                  directory: scripts/bench.sh adds its guest program)
 # Needs scripts/kernel.sh to have run for this flavour.
 
 source "$(dirname "$0")/lib.sh"
@@ -100,10 +102,15 @@ make_rootfs() {
 		'nobody:x:65534:65534:nobody:/nonexistent:/bin/false' >"$ROOTFS/etc/passwd"
 	printf '%s\n' 'root:x:0:' 'nogroup:x:65534:' >"$ROOTFS/etc/group"
 	cp -a "$TESTS_OUT/." "$ROOTFS/ltt/"
+	# Modules the selftests load sit beside them (samples/ltt/).
+	find "$KOBJ/samples/ltt" -name '*.ko' -exec install -m 644 {} "$ROOTFS/ltt/" \; 2>/dev/null || true
 	# Guest scripts (the demo, end-to-end recordings): /ltt/NAME.sh.
 	install -m 755 "$LTT_ROOT"/scripts/guest/*.sh "$ROOTFS/ltt/"
 	if [[ -d $LTT_BUILD/tools-static ]]; then
 		cp -a "$LTT_BUILD/tools-static/." "$ROOTFS/usr/bin/"
+	fi
+	if [[ -n ${LTT_INITRAMFS_EXTRA:-} ]]; then
+		cp -a "$LTT_INITRAMFS_EXTRA/." "$ROOTFS/"
 	fi
 	# The kernel opens /dev/console for init before anything is mounted.
 	if [[ $(id -u) == 0 ]]; then

@@ -232,9 +232,10 @@ static inline int ltt_check_event_info(const struct ltt_event_info *ei,
 	if (ei->n_fields > LTT_FIELDS_MAX)
 		return ltt_fail("event %u (%.32s): %u fields, at most %u",
 				id, ei->name, ei->n_fields, LTT_FIELDS_MAX);
-	if (ei->__reserved)
-		return ltt_fail("event %u (%s): __reserved is %u",
-				id, ei->name, ei->__reserved);
+	if (ei->flags & ~(LTT_EVENT_F_CUSTOM | LTT_EVENT_F_DEAD) ||
+	    ei->flags == LTT_EVENT_F_DEAD)
+		return ltt_fail("event %u (%s): flags %#x", id, ei->name,
+				ei->flags);
 
 	for (i = 0; i < ei->n_fields; i++) {
 		const struct ltt_field_info *f = &ei->fields[i];
@@ -308,11 +309,14 @@ static inline void ltt_registry_free(struct ltt_registry *reg)
 }
 
 /*
- * Read every event description, id 0 up to the first ENOENT.  Returns 0,
- * LTT_UNAVAILABLE when the kernel has no ltt(), or -1.
+ * Read every event description: each LTT_CMD_EVENT_INFO describes the
+ * lowest id from the one asked on, up to ENOENT.  The ids of destroyed
+ * custom events are left with empty names.  Returns 0, LTT_UNAVAILABLE
+ * when the kernel has no ltt(), or -1.
  */
 static inline int ltt_registry_load(struct ltt_registry *reg)
 {
+	struct ltt_event_info ei;
 	unsigned int id;
 
 	memset(reg, 0, sizeof(*reg));
@@ -321,11 +325,10 @@ static inline int ltt_registry_load(struct ltt_registry *reg)
 	if (!reg->ev)
 		return ltt_fail("out of memory");
 
-	for (id = 0; id < LTT_EVENTS_MAX; id++) {
-		struct ltt_event_info *ei = &reg->ev[id];
-
-		ei->id = id;
-		if (ltt(LTT_CMD_EVENT_INFO, ei, sizeof(*ei))) {
+	for (id = 0; id < LTT_EVENTS_MAX; id = ei.id + 1) {
+		memset(&ei, 0, sizeof(ei));
+		ei.id = id;
+		if (ltt(LTT_CMD_EVENT_INFO, &ei, sizeof(ei))) {
 			int err = errno;
 
 			if (!id && ltt_unavailable(err))
@@ -335,10 +338,16 @@ static inline int ltt_registry_load(struct ltt_registry *reg)
 			return ltt_fail("LTT_CMD_EVENT_INFO id %u: %s",
 					id, strerror(err));
 		}
-		if (ltt_check_event_info(ei, id))
+		/* The kernel's own events have no hole. */
+		if (ei.id < id || ei.id >= LTT_EVENTS_MAX ||
+		    (!(ei.flags & LTT_EVENT_F_CUSTOM) && ei.id != id))
+			return ltt_fail("LTT_CMD_EVENT_INFO id %u: described %u",
+					id, ei.id);
+		if (ltt_check_event_info(&ei, ei.id))
 			return -1;
+		reg->ev[ei.id] = ei;
+		reg->n_events = ei.id + 1;
 	}
-	reg->n_events = id;
 
 	reg->sched_change = ltt_event_id(reg, "sched_change");
 	if (reg->sched_change >= 0) {
@@ -807,8 +816,8 @@ static inline int ltt_decode_packet(struct ltt_session *s,
 			__u64 room = left - ei->payload_size;
 			const unsigned char *nul;
 
-			if (room > LTT_STRING_MAX)
-				room = LTT_STRING_MAX;
+			if (room > LTT_EVENT_SIZE_MAX)
+				room = LTT_EVENT_SIZE_MAX;
 			nul = memchr(str, '\0', room);
 			if (!nul)
 				return LTT_BAD_PACKET(r, sb, off,
@@ -837,9 +846,10 @@ static inline int ltt_decode_packet(struct ltt_session *s,
 					ev->f[i] = ltt_read_int(p + off + hdr +
 								f->offset, f);
 			}
+			/* Custom events' strings may be longer: cut. */
 			if (slen)
-				memcpy(ev->str, p + off + hdr + ei->payload_size,
-				       slen);
+				snprintf(ev->str, sizeof(ev->str), "%s",
+					 p + off + hdr + ei->payload_size);
 		}
 		if ((int)id == reg->sched_change)
 			pid = ltt_read_int(p + off + hdr +

@@ -26,6 +26,8 @@ enum ltt_cmd {
 	LTT_CMD_BUFFER_FD	= 6,	/* struct ltt_buffer_req; returns a buffer fd */
 	LTT_CMD_EVENT_INFO	= 7,	/* struct ltt_event_info */
 	LTT_CMD_SNAPSHOT	= 8,	/* struct ltt_session_cmd */
+	LTT_CMD_EVENT_CREATE	= 9,	/* struct ltt_event_create; returns an event fd */
+	LTT_CMD_EVENT_LOG	= 10,	/* struct ltt_event_log */
 
 	/* Not ABI: grows as commands are added. */
 	LTT_CMD_MAX,
@@ -58,9 +60,14 @@ enum ltt_mode {
  * stops the session; the buffers go when the last fd on them is closed.
  * Buffers are made for the CPUs online now: a CPU that comes online
  * later records nothing for this session.  Needs
- * CAP_PERFMON or CAP_SYS_ADMIN.  All events are enabled and no pid
- * filter is set until LTT_CMD_SET_EVENTS and LTT_CMD_SET_PIDS say
- * otherwise.
+ * CAP_PERFMON or CAP_SYS_ADMIN, or the sysctl kernel.ltt_user_sessions
+ * set to 1: then the session of an unprivileged user records only the
+ * events of tasks with the caller's uid, only the events that tell
+ * nothing of the kernel's internals (system calls, process life, file
+ * system, sockets, IPC, signals and the custom events of user space),
+ * and scheduling changes with the other users' pids read as 0.  All
+ * (allowed) events are enabled and no pid filter is set until
+ * LTT_CMD_SET_EVENTS and LTT_CMD_SET_PIDS say otherwise.
  */
 struct ltt_create {
 	__u32 subbuf_size;
@@ -219,6 +226,7 @@ enum ltt_field_type {
 };
 
 #define LTT_NAME_MAX		32
+#define LTT_DESC_MAX		64
 #define LTT_FIELDS_MAX		8
 
 /**
@@ -235,27 +243,97 @@ struct ltt_field_info {
 	__u16 offset;
 };
 
+/* struct ltt_event_info.flags */
+#define LTT_EVENT_F_CUSTOM	(1U << 0)	/* made by a module or a process */
+#define LTT_EVENT_F_DEAD	(1U << 1)	/* destroyed; kept for the trace */
+
 /**
  * struct ltt_event_info - LTT_CMD_EVENT_INFO: the event registry
- * @id: Input, the event id; ids run from 0 with no hole, ENOENT past the
- *	last one.
+ * @id: Input, the lowest event id wanted; Output, the id of the event
+ *	described, the lowest that exists from Input on (ENOENT: none).
+ *	The kernel's own events have the ids from 0 with no hole; custom
+ *	events follow, with holes where some were destroyed.
  * @n_fields: Output, entries used in @fields.
  * @name: Output, NUL-terminated, e.g. "syscall_entry".
  * @payload_size: Output, bytes of the fixed part of the record (without
  *	a trailing string field).
- * @__reserved: Output, 0.
+ * @flags: Output, LTT_EVENT_F_*.
  * @fields: Output, the fields in record order.
+ * @generation: Output, changes whenever an event is created or
+ *	destroyed: a reader that saw the same value has the whole registry.
+ * @owner: Output, the thread-group id that created a custom event from
+ *	user space, 0 for the kernel's events and those of modules.
+ * @description: Output, NUL-terminated, may be empty.
+ *
+ * A destroyed custom event stays described (LTT_EVENT_F_DEAD), and its
+ * id unused, while any session exists: traces may hold its records.
  */
 struct ltt_event_info {
 	__u32 id;
 	__u32 n_fields;
 	char name[LTT_NAME_MAX];
 	__u32 payload_size;
-	__u32 __reserved;
+	__u32 flags;
 	struct ltt_field_info fields[LTT_FIELDS_MAX];
+	__u32 generation;
+	__s32 owner;
+	char description[LTT_DESC_MAX];
 };
 
 #define LTT_EVENT_INFO_SIZE_VER0	(48 + 36 * LTT_FIELDS_MAX)
+#define LTT_EVENT_INFO_SIZE_VER1	(LTT_EVENT_INFO_SIZE_VER0 + 8 + LTT_DESC_MAX)
+
+/**
+ * struct ltt_event_create - LTT_CMD_EVENT_CREATE: a custom event type
+ * @name: Input, NUL-terminated: letters, digits and '_', not starting
+ *	with a digit, unique among the events that exist (EEXIST).
+ * @description: Input, NUL-terminated, may be empty.
+ * @n_fields: Input, entries used in @fields, up to LTT_FIELDS_MAX.
+ * @flags: Input, must be 0.
+ * @fields: Input, the record's fields in order: @name (same rules as the
+ *	event's, unique in the event), @type, @size (1, 2, 4 or 8 for an
+ *	integer, 0 for a string) and @offset (must be 0: records are
+ *	packed).  Only the last field may be a string.
+ *
+ * Returns an event fd (close-on-exec) through which LTT_CMD_EVENT_LOG
+ * logs events of the new type; the type is destroyed when the last copy
+ * of the fd is closed, at the latest when its process exits.  Needs
+ * CAP_PERFMON or CAP_SYS_ADMIN, or kernel.ltt_user_sessions set to 1
+ * (EPERM otherwise); ENOSPC when every custom id is taken.
+ */
+struct ltt_event_create {
+	char name[LTT_NAME_MAX];
+	char description[LTT_DESC_MAX];
+	__u32 n_fields;
+	__u32 flags;
+	struct ltt_field_info fields[LTT_FIELDS_MAX];
+};
+
+#define LTT_EVENT_CREATE_SIZE_VER0	(104 + 36 * LTT_FIELDS_MAX)
+
+/* Largest payload of a custom event. */
+#define LTT_EVENT_SIZE_MAX		8192U
+
+/**
+ * struct ltt_event_log - LTT_CMD_EVENT_LOG: record a custom event
+ * @event_fd: Input, from LTT_CMD_EVENT_CREATE.
+ * @size: Input, bytes at @data, at most LTT_EVENT_SIZE_MAX (E2BIG).
+ * @data: Input, user pointer to the payload, laid out as the fields say:
+ *	exactly payload_size bytes, or, when the last field is a string,
+ *	more, ending with the string's NUL (EINVAL otherwise).
+ *
+ * The event is recorded like the kernel's: on the current CPU, in the
+ * recording session (if any) when its mask and pid filter let it pass,
+ * counted lost when the buffer is full or a packet cannot hold it.
+ * Returns 0 whether or not a session recorded it.
+ */
+struct ltt_event_log {
+	__s32 event_fd;
+	__u32 size;
+	__aligned_u64 data;
+};
+
+#define LTT_EVENT_LOG_SIZE_VER0		16
 
 /*
  * The trace format.  A buffer is a ring of packets, one per sub-buffer.

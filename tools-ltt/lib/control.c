@@ -5,7 +5,9 @@
  * can tell which version of the ABI it talks to.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -32,6 +34,8 @@ static const char *const cmd_names[] = {
 	[LTT_CMD_BUFFER_FD]	= "LTT_CMD_BUFFER_FD",
 	[LTT_CMD_EVENT_INFO]	= "LTT_CMD_EVENT_INFO",
 	[LTT_CMD_SNAPSHOT]	= "LTT_CMD_SNAPSHOT",
+	[LTT_CMD_EVENT_CREATE]	= "LTT_CMD_EVENT_CREATE",
+	[LTT_CMD_EVENT_LOG]	= "LTT_CMD_EVENT_LOG",
 };
 
 /*
@@ -147,4 +151,66 @@ int ltt_session_buffer_fd(int session_fd, unsigned int cpu)
 	struct ltt_buffer_req req = { .session_fd = session_fd, .cpu = cpu };
 
 	return control_call(LTT_CMD_BUFFER_FD, &req, sizeof(req));
+}
+
+int ltt_event_create(const char *name, const char *description,
+		     const struct ltt_field_desc *fields, unsigned int n_fields)
+{
+	struct ltt_event_create c = { .n_fields = n_fields };
+	unsigned int i;
+
+	if (n_fields > LTT_FIELDS_MAX)
+		return ltt_fail("event %s: %u fields, at most %u", name,
+				n_fields, LTT_FIELDS_MAX);
+	if (strlen(name) >= sizeof(c.name) ||
+	    strlen(description ? description : "") >= sizeof(c.description))
+		return ltt_fail("event %s: name or description too long", name);
+	strcpy(c.name, name);
+	strcpy(c.description, description ? description : "");
+	for (i = 0; i < n_fields; i++) {
+		if (strlen(fields[i].name) >= sizeof(c.fields[i].name))
+			return ltt_fail("event %s: field name %s too long",
+					name, fields[i].name);
+		strcpy(c.fields[i].name, fields[i].name);
+		c.fields[i].type = fields[i].type;
+		c.fields[i].size = fields[i].size;
+	}
+	return control_call(LTT_CMD_EVENT_CREATE, &c, sizeof(c));
+}
+
+int ltt_event_create_format(const char *name, const char *description)
+{
+	static const struct ltt_field_desc text = {
+		.name = "text",
+		.type = LTT_TYPE_STRING,
+	};
+
+	return ltt_event_create(name, description, &text, 1);
+}
+
+int ltt_event_log(int event_fd, const void *data, size_t size)
+{
+	struct ltt_event_log l = {
+		.event_fd = event_fd,
+		.size = size > UINT32_MAX ? UINT32_MAX : size,
+		.data = (uintptr_t)data,
+	};
+
+	return control_call(LTT_CMD_EVENT_LOG, &l, sizeof(l));
+}
+
+int ltt_event_logf(int event_fd, const char *fmt, ...)
+{
+	char text[LTT_STRING_MAX];
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return ltt_fail_errno("ltt_event_logf");
+	if (len >= (int)sizeof(text))
+		len = sizeof(text) - 1;
+	return ltt_event_log(event_fd, text, len + 1);
 }

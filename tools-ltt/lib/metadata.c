@@ -206,7 +206,8 @@ int ltt_metadata_write(int fd, const struct ltt_registry *reg,
 	fprintf(out, metadata_clock, secs, ns);
 	fputs(metadata_stream, out);
 	for (id = 0; id < reg->n_events; id++)
-		metadata_write_event(out, &reg->events[id]);
+		if (reg->events[id].name[0])
+			metadata_write_event(out, &reg->events[id]);
 	if (fclose(out))
 		return ltt_fail_errno("metadata");
 	ret = ltt_write_all(fd, text, len);

@@ -46,6 +46,9 @@ struct ltt_recorder {
 	struct rec_cpu *cpus;
 	struct ltt_cpu_status *status;
 	struct ltt_record_stats stats;
+	uint32_t generation;		/* of the registry in the metadata */
+	int64_t clock_offset;		/* real - mono, read once */
+	bool has_offset;
 };
 
 /* mkdir -p for the trace directory; refuse one that holds a trace. */
@@ -141,33 +144,67 @@ static int rec_clock_offset(struct ltt_recorder *rec, int64_t *offset)
 	return 0;
 }
 
-/* DIR/metadata, fsync'd with its directory entry. */
+/* The kernel registry's generation: it changes with custom events. */
+static int rec_generation(uint32_t *gen)
+{
+	struct ltt_event_info ei = { .id = 0 };
+
+	if (ltt_syscall(LTT_CMD_EVENT_INFO, &ei, sizeof(ei)))
+		return ltt_fail_errno("LTT_CMD_EVENT_INFO");
+	*gen = ei.generation;
+	return 0;
+}
+
+/*
+ * DIR/metadata, fsync'd with its directory entry.  It is written again,
+ * whole, when the kernel's registry changes: the new file replaces the
+ * old with rename(), so a reader sees one or the other.
+ */
 static int rec_write_metadata(struct ltt_recorder *rec)
 {
 	struct ltt_registry reg;
-	int64_t offset;
 	int fd, ret;
 
-	if (ltt_registry_from_kernel(&reg))
-		return -1;
-	if (rec_clock_offset(rec, &offset)) {
-		ltt_registry_free(&reg);
-		return -1;
+	if (!rec->has_offset) {
+		if (rec_clock_offset(rec, &rec->clock_offset))
+			return -1;
+		rec->has_offset = true;
 	}
-	fd = openat(rec->dir_fd, "metadata",
-		    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (rec_generation(&rec->generation) ||
+	    ltt_registry_from_kernel(&reg))
+		return -1;
+	fd = openat(rec->dir_fd, "metadata.new",
+		    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ltt_registry_free(&reg);
-		return ltt_fail_errno("%s/metadata", rec->dir);
+		return ltt_fail_errno("%s/metadata.new", rec->dir);
 	}
-	ret = ltt_metadata_write(fd, &reg, offset);
+	ret = ltt_metadata_write(fd, &reg, rec->clock_offset);
 	if (!ret && fsync(fd))
-		ret = ltt_fail_errno("%s/metadata: fsync", rec->dir);
+		ret = ltt_fail_errno("%s/metadata.new: fsync", rec->dir);
 	close(fd);
 	ltt_registry_free(&reg);
+	if (!ret && renameat(rec->dir_fd, "metadata.new", rec->dir_fd,
+			     "metadata"))
+		ret = ltt_fail_errno("%s/metadata", rec->dir);
 	if (!ret && fsync(rec->dir_fd))
 		ret = ltt_fail_errno("%s: fsync", rec->dir);
 	return ret;
+}
+
+/*
+ * Custom event types made since the metadata was written: write it
+ * again before the packets that may hold their records.  Destroyed
+ * types stay in the kernel's registry while the session exists, so the
+ * new registry holds all of the old.
+ */
+static int rec_refresh_metadata(struct ltt_recorder *rec)
+{
+	uint32_t gen = 0;
+
+	if (rec_generation(&gen))
+		return -1;
+	return gen == rec->generation ? 0 : rec_write_metadata(rec);
 }
 
 /* Event mask and pid filter from the options. */
@@ -325,6 +362,8 @@ int ltt_recorder_pump(struct ltt_recorder *rec, int timeout_ms,
 	n = epoll_pwait(rec->epoll_fd, ev, 64, timeout_ms, sigmask);
 	if (n < 0)
 		return errno == EINTR ? 0 : ltt_fail_errno("epoll_wait");
+	if (n && rec_refresh_metadata(rec))
+		return -1;
 	for (i = 0; i < n; i++)
 		if (rec_drain_cpu(rec, ev[i].data.ptr))
 			return -1;
@@ -340,6 +379,8 @@ static int rec_drain_all(struct ltt_recorder *rec)
 {
 	unsigned int i, tries;
 
+	if (rec_refresh_metadata(rec))
+		return -1;
 	for (i = 0; i < rec->n_cpus; i++) {
 		struct rec_cpu *c = &rec->cpus[i];
 

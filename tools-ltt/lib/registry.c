@@ -63,18 +63,25 @@ int ltt_registry_add(struct ltt_registry *reg, const struct ltt_event_desc *d)
 {
 	struct ltt_event_desc *ev;
 
-	if (d->id != reg->n_events)
-		return ltt_fail("event %s: id %u, expected %u (ids have no hole)",
+	if (d->id < reg->n_events)
+		return ltt_fail("event %s: id %u, expected %u or more (ids increase)",
 				d->name, d->id, reg->n_events);
-	if (reg->n_events >= LTT_EVENTS_MAX)
-		return ltt_fail("more than %u events", LTT_EVENTS_MAX);
+	if (d->id >= LTT_EVENTS_MAX)
+		return ltt_fail("event %s: id %u, at most %u", d->name, d->id,
+				LTT_EVENTS_MAX - 1);
 	if (registry_check(d))
 		return -1;
 	if (ltt_registry_find(reg, d->name) >= 0)
 		return ltt_fail("event %s: defined twice", d->name);
-	ev = realloc(reg->events, (reg->n_events + 1) * sizeof(*ev));
+	ev = realloc(reg->events, (d->id + 1) * sizeof(*ev));
 	if (!ev)
 		return ltt_fail("out of memory");
+	/* Ids of destroyed custom events: slots with no name. */
+	while (reg->n_events < d->id) {
+		memset(&ev[reg->n_events], 0, sizeof(*ev));
+		ev[reg->n_events].id = reg->n_events;
+		reg->n_events++;
+	}
 	ev[reg->n_events++] = *d;
 	reg->events = ev;
 	return 0;
@@ -91,6 +98,8 @@ int ltt_registry_find(const struct ltt_registry *reg, const char *name)
 {
 	unsigned int id;
 
+	if (!name[0])
+		return -1;
 	for (id = 0; id < reg->n_events; id++)
 		if (!strcmp(reg->events[id].name, name))
 			return id;
@@ -140,7 +149,8 @@ int ltt_registry_from_kernel(struct ltt_registry *reg)
 	unsigned int id;
 
 	memset(reg, 0, sizeof(*reg));
-	for (id = 0; id < LTT_EVENTS_MAX; id++) {
+	/* Each call describes the event of the lowest id from ei.id on. */
+	for (id = 0; id < LTT_EVENTS_MAX; id = ei.id + 1) {
 		memset(&ei, 0, sizeof(ei));
 		ei.id = id;
 		if (ltt_syscall(LTT_CMD_EVENT_INFO, &ei, sizeof(ei))) {
@@ -169,8 +179,9 @@ static const char *events_known(const struct ltt_registry *reg)
 
 	buf[0] = '\0';
 	for (id = 0; id < reg->n_events && n < sizeof(buf); id++)
-		n += snprintf(buf + n, sizeof(buf) - n, "%s%s", id ? ", " : "",
-			      reg->events[id].name);
+		if (reg->events[id].name[0])
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      n ? ", " : "", reg->events[id].name);
 	return buf;
 }
 

@@ -57,7 +57,11 @@ struct ltt_event_desc {
 	struct ltt_field_desc fields[LTT_FIELDS_MAX];
 };
 
-/* Event descriptions indexed by id (ids run from 0 with no hole). */
+/*
+ * Event descriptions indexed by id.  The kernel's events have the ids
+ * from 0 with no hole; custom events follow, and the ids of custom
+ * events destroyed before the trace began are slots with an empty name.
+ */
 struct ltt_registry {
 	unsigned int n_events;
 	struct ltt_event_desc *events;
@@ -65,7 +69,10 @@ struct ltt_registry {
 
 /* Read the kernel's registry with LTT_CMD_EVENT_INFO. */
 int ltt_registry_from_kernel(struct ltt_registry *reg);
-/* Append @desc (its id must be reg->n_events); checks the layout. */
+/*
+ * Append @desc (its id must be reg->n_events or more: the slots between
+ * get empty names); checks the layout.
+ */
 int ltt_registry_add(struct ltt_registry *reg,
 		     const struct ltt_event_desc *desc);
 void ltt_registry_free(struct ltt_registry *reg);
@@ -113,6 +120,26 @@ int ltt_session_status(int session_fd, struct ltt_status *st,
 		       struct ltt_cpu_status *cpus, unsigned int n);
 /* Returns the buffer fd of @cpu. */
 int ltt_session_buffer_fd(int session_fd, unsigned int cpu);
+
+/*
+ * Custom events from user space.  ltt_event_create() makes an event type
+ * (a C identifier for @name, the fields in record order: name, type and
+ * size, 0 for the last one when it is a string; offsets are ignored) and
+ * returns its event fd; the type lives until that fd is closed, at the
+ * latest when the process exits.  ltt_event_log() records one event with
+ * @data laid out as the fields say (packed, native byte order, the
+ * string with its NUL), at most LTT_EVENT_SIZE_MAX bytes; it lands in
+ * the recording session's buffers, in the kernel's timeline.  An event
+ * made by ltt_event_create_format() has one string field, "text", that
+ * ltt_event_logf() fills (cut at LTT_STRING_MAX - 1 characters).
+ * Creating needs CAP_PERFMON or the sysctl kernel.ltt_user_sessions = 1.
+ */
+int ltt_event_create(const char *name, const char *description,
+		     const struct ltt_field_desc *fields, unsigned int n_fields);
+int ltt_event_create_format(const char *name, const char *description);
+int ltt_event_log(int event_fd, const void *data, size_t size);
+int ltt_event_logf(int event_fd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* ------------------------------------------------------------------ */
 /* The recorder: a session streamed into a trace directory             */

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LTT custom events: event types that modules and processes create at
+ * run time, with ids after the kernel's own.  User space holds a type
+ * through an event fd and logs with LTT_CMD_EVENT_LOG; modules use
+ * ltt_event_create() and ltt_event_log() from <linux/ltt.h>.
+ *
+ * While any session exists, a destroyed type stays in the registry,
+ * marked dead and its id unused, so that a trace reader can still learn
+ * the layout of the records it left.  The last session to go reaps the
+ * dead types.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/capability.h>
+#include <linux/ctype.h>
+#include <linux/export.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/kref.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sprintf.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+struct ltt_event_type {
+	struct kref ref;		/* creators (fds, modules) */
+	struct ltt_event_info info;	/* id, name, layout, flags, owner */
+	bool has_string;		/* the last field is a string */
+	bool user;			/* created from user space */
+	bool counted;			/* in ltt_custom_user_types */
+};
+
+/* The registry of custom types, by id, and what it depends on. */
+static DEFINE_MUTEX(ltt_custom_lock);
+static DEFINE_IDR(ltt_custom_idr);
+static u32 ltt_custom_gen;		/* bumped on every change */
+static unsigned int ltt_custom_sessions;	/* sessions that exist */
+static unsigned int ltt_custom_user_types;	/* made by the unprivileged */
+
+/* Unprivileged users may make this many types, all together. */
+#define LTT_USER_TYPES_MAX	256
+
+/* Letters, digits and '_', not starting with a digit: a C identifier. */
+static bool ltt_valid_name(const char *name, size_t max)
+{
+	size_t i, len = strnlen(name, max);
+
+	if (!len || len == max || isdigit(name[0]))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && name[i] != '_')
+			return false;
+	return true;
+}
+
+/*
+ * Check the layout in @info->fields and complete it: offsets and the
+ * payload size.  Returns 0 or -EINVAL.
+ */
+static int ltt_custom_layout(struct ltt_event_info *info, bool *has_string)
+{
+	struct ltt_field_info *f;
+	unsigned int i, j;
+
+	if (info->n_fields > LTT_FIELDS_MAX)
+		return -EINVAL;
+	info->payload_size = 0;
+	*has_string = false;
+	for (i = 0; i < info->n_fields; i++) {
+		f = &info->fields[i];
+		if (!ltt_valid_name(f->name, sizeof(f->name)) || f->offset)
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (!strcmp(f->name, info->fields[j].name))
+				return -EINVAL;
+		switch (f->type) {
+		case LTT_FIELD_UNSIGNED:
+		case LTT_FIELD_SIGNED:
+			if (f->size != 1 && f->size != 2 && f->size != 4 &&
+			    f->size != 8)
+				return -EINVAL;
+			break;
+		case LTT_FIELD_STRING:
+			if (f->size || i != info->n_fields - 1)
+				return -EINVAL;
+			*has_string = true;
+			break;
+		default:
+			return -EINVAL;
+		}
+		f->offset = info->payload_size;
+		info->payload_size += f->size;
+	}
+	return 0;
+}
+
+/* Do two types record the same fields? */
+static bool ltt_same_layout(const struct ltt_event_info *a,
+			    const struct ltt_event_info *b)
+{
+	return a->n_fields == b->n_fields &&
+	       !memcmp(a->fields, b->fields, a->n_fields * sizeof(a->fields[0]));
+}
+
+/* Is @name one of the kernel's own events?  Under ltt_custom_lock. */
+static bool ltt_kernel_name(const char *name)
+{
+	struct ltt_event_info ki;
+	unsigned int id;
+
+	for (id = 0; id < LTT_NR_EVENTS; id++) {
+		ki.id = id;
+		if (!ltt_event_info(&ki) && !strcmp(ki.name, name))
+			return true;
+	}
+	return false;
+}
+
+/* The custom type named @name, live or dead, or NULL. */
+static struct ltt_event_type *ltt_custom_find(const char *name)
+{
+	struct ltt_event_type *t;
+	int id;
+
+	idr_for_each_entry(&ltt_custom_idr, t, id)
+		if (!strcmp(t->info.name, name))
+			return t;
+	return NULL;
+}
+
+/*
+ * Make (or share) the type described by @info.  A live type of that name
+ * and layout is shared; a dead one comes back to life with its id; one
+ * of another layout is -EEXIST.
+ */
+static struct ltt_event_type *ltt_custom_create(struct ltt_event_info *info,
+						bool user)
+{
+	struct ltt_event_type *t;
+	bool has_string;
+	int ret;
+
+	if (!ltt_valid_name(info->name, sizeof(info->name)) ||
+	    strnlen(info->description, sizeof(info->description)) ==
+	    sizeof(info->description))
+		return ERR_PTR(-EINVAL);
+	ret = ltt_custom_layout(info, &has_string);
+	if (ret)
+		return ERR_PTR(ret);
+
+	guard(mutex)(&ltt_custom_lock);
+	if (ltt_kernel_name(info->name))
+		return ERR_PTR(-EEXIST);
+	t = ltt_custom_find(info->name);
+	if (t) {
+		if (!ltt_same_layout(&t->info, info) || t->user != user)
+			return ERR_PTR(-EEXIST);
+		if (t->info.flags & LTT_EVENT_F_DEAD) {
+			t->info.flags &= ~LTT_EVENT_F_DEAD;
+			kref_init(&t->ref);
+			ltt_custom_gen++;
+		} else {
+			kref_get(&t->ref);
+		}
+		return t;
+	}
+
+	if (user && !perfmon_capable() &&
+	    ltt_custom_user_types >= LTT_USER_TYPES_MAX)
+		return ERR_PTR(-ENOSPC);
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&t->ref);
+	t->info = *info;
+	t->info.flags = LTT_EVENT_F_CUSTOM;
+	t->info.owner = user ? task_tgid_vnr(current) : 0;
+	t->has_string = has_string;
+	t->user = user;
+	ret = idr_alloc_cyclic(&ltt_custom_idr, t, LTT_NR_EVENTS,
+			       LTT_EVENTS_MAX, GFP_KERNEL);
+	if (ret < 0) {
+		kfree(t);
+		return ERR_PTR(ret);
+	}
+	t->info.id = ret;
+	t->counted = user && !perfmon_capable();
+	ltt_custom_user_types += t->counted;
+	ltt_custom_gen++;
+	return t;
+}
+
+/* Take @t out of the registry and free it; under ltt_custom_lock. */
+static void ltt_custom_free(struct ltt_event_type *t)
+{
+	idr_remove(&ltt_custom_idr, t->info.id);
+	if (t->counted)
+		ltt_custom_user_types--;
+	kfree(t);
+}
+
+/* The last creator let go: dead while sessions exist, else gone. */
+static void ltt_custom_release(struct kref *ref)
+{
+	struct ltt_event_type *t = container_of(ref, struct ltt_event_type,
+						ref);
+
+	ltt_custom_gen++;
+	if (ltt_custom_sessions)
+		t->info.flags |= LTT_EVENT_F_DEAD;
+	else
+		ltt_custom_free(t);
+}
+
+static void ltt_custom_put(struct ltt_event_type *t)
+{
+	guard(mutex)(&ltt_custom_lock);
+	kref_put(&t->ref, ltt_custom_release);
+}
+
+/**
+ * ltt_custom_sessions_get - a session is made: keep dead types
+ */
+void ltt_custom_sessions_get(void)
+{
+	guard(mutex)(&ltt_custom_lock);
+	ltt_custom_sessions++;
+}
+
+/**
+ * ltt_custom_sessions_put - a session is freed: the last one reaps
+ */
+void ltt_custom_sessions_put(void)
+{
+	struct ltt_event_type *t;
+	int id;
+
+	guard(mutex)(&ltt_custom_lock);
+	if (--ltt_custom_sessions)
+		return;
+	idr_for_each_entry(&ltt_custom_idr, t, id)
+		if (t->info.flags & LTT_EVENT_F_DEAD)
+			ltt_custom_free(t);
+}
+
+/**
+ * ltt_custom_info - describe the custom event of the lowest id from
+ *	@info->id on
+ * @info: @info->id in; the rest is filled in
+ *
+ * Returns 0, or -ENOENT when there is none.
+ */
+int ltt_custom_info(struct ltt_event_info *info)
+{
+	struct ltt_event_type *t;
+	int id = max_t(u32, info->id, LTT_NR_EVENTS);
+
+	guard(mutex)(&ltt_custom_lock);
+	t = idr_get_next(&ltt_custom_idr, &id);
+	if (!t)
+		return -ENOENT;
+	*info = t->info;
+	info->generation = ltt_custom_gen;
+	return 0;
+}
+
+/**
+ * ltt_custom_generation - the registry's generation
+ */
+u32 ltt_custom_generation(void)
+{
+	guard(mutex)(&ltt_custom_lock);
+	return ltt_custom_gen;
+}
+
+/* Is @size right for @t's layout, and @data's string ended? */
+static int ltt_custom_check(const struct ltt_event_type *t, const void *data,
+			    unsigned int size)
+{
+	if (size > LTT_EVENT_SIZE_MAX)
+		return -E2BIG;
+	if (!t->has_string)
+		return size == t->info.payload_size ? 0 : -EINVAL;
+	if (size <= t->info.payload_size || ((const char *)data)[size - 1])
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * ltt_event_create - make a custom event type
+ * @name: its name, a C identifier not used by another event
+ * @description: what it records, up to LTT_DESC_MAX - 1 characters
+ * @fields: the fields in record order (name, type and size; offsets 0)
+ * @n_fields: how many, up to LTT_FIELDS_MAX; only the last may be a string
+ *
+ * Returns the type, or ERR_PTR(-EINVAL) for a bad name or layout,
+ * -EEXIST when another event has the name, -ENOSPC when every custom id
+ * is taken, -ENOMEM.  A type of the same name and layout is shared.
+ */
+struct ltt_event_type *ltt_event_create(const char *name,
+					const char *description,
+					const struct ltt_field_info *fields,
+					unsigned int n_fields)
+{
+	struct ltt_event_info info = { .n_fields = n_fields };
+
+	if (n_fields > LTT_FIELDS_MAX || strscpy(info.name, name) < 0 ||
+	    strscpy(info.description, description ?: "") < 0)
+		return ERR_PTR(-EINVAL);
+	memcpy(info.fields, fields, n_fields * sizeof(*fields));
+	return ltt_custom_create(&info, false);
+}
+EXPORT_SYMBOL_GPL(ltt_event_create);
+
+/**
+ * ltt_event_create_format - make a custom event type of formatted text
+ * @name: its name, as for ltt_event_create()
+ * @description: what it records
+ *
+ * The type has one string field, "text", that ltt_event_logf() fills.
+ */
+struct ltt_event_type *ltt_event_create_format(const char *name,
+					       const char *description)
+{
+	static const struct ltt_field_info text = {
+		.name = "text",
+		.type = LTT_FIELD_STRING,
+	};
+
+	return ltt_event_create(name, description, &text, 1);
+}
+EXPORT_SYMBOL_GPL(ltt_event_create_format);
+
+/**
+ * ltt_event_destroy - let go of a custom event type
+ * @type: from ltt_event_create(); no ltt_event_log() may run on it
+ */
+void ltt_event_destroy(struct ltt_event_type *type)
+{
+	if (!IS_ERR_OR_NULL(type))
+		ltt_custom_put(type);
+}
+EXPORT_SYMBOL_GPL(ltt_event_destroy);
+
+/**
+ * ltt_event_log - record an event of a custom type
+ * @type: the type
+ * @data: the payload, laid out as the type's fields say
+ * @size: its size: the fixed part, plus the string and its NUL when the
+ *	last field is a string
+ *
+ * Returns 0 (recorded or not), -E2BIG above LTT_EVENT_SIZE_MAX, -EINVAL
+ * when @size does not fit the layout or the string is not ended.
+ */
+int ltt_event_log(struct ltt_event_type *type, const void *data,
+		  unsigned int size)
+{
+	int ret = ltt_custom_check(type, data, size);
+
+	if (!ret)
+		ltt_write_custom(type->info.id, type->user, data, size);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ltt_event_log);
+
+/**
+ * ltt_event_logf - record an event of a type made by
+ *	ltt_event_create_format()
+ * @type: the type
+ * @fmt: printf format of the text, cut at LTT_STRING_MAX - 1 characters
+ *
+ * Returns 0, or -EINVAL when @type's only field is not a string.
+ */
+int ltt_event_logf(struct ltt_event_type *type, const char *fmt, ...)
+{
+	char text[LTT_STRING_MAX];
+	va_list args;
+	int len;
+
+	if (type->info.n_fields != 1 || !type->has_string)
+		return -EINVAL;
+	va_start(args, fmt);
+	len = vscnprintf(text, sizeof(text), fmt, args);
+	va_end(args);
+	ltt_write_custom(type->info.id, type->user, text, len + 1);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ltt_event_logf);
+
+/* User space: an event fd holds one reference to its type. */
+static int ltt_event_fd_release(struct inode *inode, struct file *file)
+{
+	ltt_custom_put(file->private_data);
+	return 0;
+}
+
+static const struct file_operations ltt_event_fops = {
+	.owner		= THIS_MODULE,
+	.release	= ltt_event_fd_release,
+	.llseek		= noop_llseek,
+};
+
+/**
+ * ltt_custom_create_fd - LTT_CMD_EVENT_CREATE
+ * @c: the request, copied in
+ *
+ * Returns an event fd, or -EPERM, -EINVAL, -EEXIST, -ENOSPC, -ENOMEM.
+ */
+int ltt_custom_create_fd(struct ltt_event_create *c)
+{
+	struct ltt_event_info info = { .n_fields = c->n_fields };
+	struct ltt_event_type *t;
+	int fd;
+
+	if (!perfmon_capable() && !ltt_user_sessions)
+		return -EPERM;
+	if (c->flags || c->n_fields > LTT_FIELDS_MAX)
+		return -EINVAL;
+	memcpy(info.name, c->name, sizeof(info.name));
+	memcpy(info.description, c->description, sizeof(info.description));
+	memcpy(info.fields, c->fields, sizeof(info.fields));
+	t = ltt_custom_create(&info, true);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	fd = anon_inode_getfd("[ltt-event]", &ltt_event_fops, t,
+			      O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		ltt_custom_put(t);
+	return fd;
+}
+
+/**
+ * ltt_custom_log_user - LTT_CMD_EVENT_LOG
+ * @l: the request, copied in
+ *
+ * Returns 0, -EBADF, -EINVAL (not an event fd, bad size), -E2BIG,
+ * -EFAULT, -ENOMEM.
+ */
+int ltt_custom_log_user(const struct ltt_event_log *l)
+{
+	CLASS(fd, f)(l->event_fd);
+	struct ltt_event_type *t;
+	u8 small[256];
+	void *data = small;
+	int ret;
+
+	if (fd_empty(f))
+		return -EBADF;
+	if (fd_file(f)->f_op != &ltt_event_fops)
+		return -EINVAL;
+	t = fd_file(f)->private_data;
+	if (l->size > LTT_EVENT_SIZE_MAX)
+		return -E2BIG;
+	if (!l->size)
+		return ltt_event_log(t, NULL, 0);
+	if (l->size > sizeof(small)) {
+		data = kmalloc(l->size, GFP_KERNEL);
+		if (!data)
+			return -ENOMEM;
+	}
+	ret = -EFAULT;
+	if (!copy_from_user(data, u64_to_user_ptr(l->data), l->size))
+		ret = ltt_event_log(t, data, l->size);
+	if (data != small)
+		kfree(data);
+	return ret;
+}
