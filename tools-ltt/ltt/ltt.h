@@ -22,6 +22,7 @@ struct ltt_subcmd {
 };
 
 int cmd_record(int argc, char **argv);
+int cmd_log(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 

@@ -10,6 +10,7 @@
 
 static const struct ltt_subcmd commands[] = {
 	{ "record", "trace the system while a command runs", cmd_record },
+	{ "log", "put a line of text into the trace being recorded", cmd_log },
 	{ "report", "print a trace, one line per event", cmd_report },
 	{ "stats", "summarise a trace: events, syscalls, CPU time, losses",
 	  cmd_stats },
