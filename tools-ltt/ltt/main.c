@@ -14,6 +14,8 @@ static const struct ltt_subcmd commands[] = {
 	{ "report", "print a trace, one line per event", cmd_report },
 	{ "stats", "summarise a trace: events, syscalls, CPU time, losses",
 	  cmd_stats },
+	{ "watch", "run a Lua script on every event, live or on a trace",
+	  cmd_watch },
 };
 
 static void usage(FILE *out)

@@ -86,6 +86,62 @@ check "lttd help" 1 "$("$lttd" --help | grep -c '^usage: lttd')"
 "$ltt" record --bogus >/dev/null 2>&1
 check "record bad option: status" 2 "$?"
 
+# ltt watch: the shipped scripts name the fixture's culprits
+scripts=$(dirname "$0")/../scripts
+watch() { TZ=UTC "$ltt" watch "$@" 2>&1; }
+check "watch who-modified" "/tmp/watched modified by pid 300 [rewriter] at 00:00:01.000005500" \
+	"$(watch "$scripts/who-modified.lua" -a /tmp/watched "$fx/culprits")"
+check "watch who-modified relative" "watched modified by pid 300 [rewriter] at 00:00:01.000005500" \
+	"$(watch -a watched "$scripts/who-modified.lua" "$fx/culprits")"
+check "watch who-unlinked" "/tmp/victim unlinked by pid 302 [rm] at 00:00:01.000011500" \
+	"$(watch "$scripts/who-unlinked.lua" -a /tmp/victim "$fx/culprits")"
+check "watch who-unlinked without the event" \
+	"/tmp/victim: the trace has no unlink event (insmod ltt_unlink.ko); suspects: pid 302 [rm], pid 305 [unlinker]" \
+	"$(watch "$scripts/who-unlinked.lua" -a /tmp/victim "$fx/culprits-plain")"
+check "watch who-killed" "pid 304 [sleep] killed by pid 303 [killer] with signal 15 at 00:00:01.000008200" \
+	"$(watch "$scripts/who-killed.lua" -a 304 "$fx/culprits")"
+check "watch who-killed without the event" "pid 304 [sleep] killed by pid 303 [killer] with signal 15 at 00:00:01.000008300" \
+	"$(watch "$scripts/who-killed.lua" -a 304 "$fx/culprits-plain")"
+check "watch syscall-times-for-pid" "  write                    2000 ns for 2 calls" \
+	"$(watch "$scripts/syscall-times-for-pid.lua" -a 300 "$fx/culprits" | sed -n 2p)"
+check "watch syscalls" "         200  getppid" \
+	"$(watch "$scripts/syscalls.lua" "$fx/basic" | sed -n 3p)"
+check "watch syscalls-by-pid" "PID: 101 [worker] 203" \
+	"$(watch "$scripts/syscalls-by-pid.lua" "$fx/basic" | sed -n 2p)"
+check "watch allcounts" "         254  syscall_entry" \
+	"$(watch "$scripts/allcounts.lua" "$fx/basic" | sed -n 2p)"
+check "watch allcounts lost" "lost events: 42" \
+	"$(watch "$scripts/allcounts.lua" "$fx/lossy" | tail -1)"
+check "watch script by name" "$(watch "$scripts/allcounts.lua" "$fx/basic")" \
+	"$(LTT_SCRIPTS=$scripts watch allcounts "$fx/basic")"
+for s in "$scripts"/*.lua; do
+	check "watch --follow = offline: $(basename "$s")" \
+		"$(watch "$s" -a 304 "$fx/culprits")" "$(watch -f "$s" -a 304 "$fx/culprits")"
+done
+tmp=$(mktemp -d)
+printf 'function syscall_entry(e)\n  x = = 1\nend\n' >"$tmp/syntax.lua"
+out=$(watch "$tmp/syntax.lua" "$fx/basic"); rc=$?
+check "watch syntax error: status" 1 "$rc"
+check "watch syntax error: message" "ltt watch: $tmp/syntax.lua:2: unexpected symbol near '='" "$out"
+printf 'function fs_open(e)\n  return e.fd .. nil\nend\nfunction end_watch() print("end") end\n' >"$tmp/runtime.lua"
+out=$(watch "$tmp/runtime.lua" "$fx/basic"); rc=$?
+check "watch runtime error: status" 1 "$rc"
+check "watch runtime error: message" 1 "$(grep -c "^ltt watch: $tmp/runtime.lua:2: attempt to concatenate" <<<"$out")"
+check "watch runtime error: no end_watch" 0 "$(grep -c '^end' <<<"$out")"
+printf 'function no_such_event(e) error("x") end\n' >"$tmp/absent.lua"
+watch "$tmp/absent.lua" "$fx/basic" >/dev/null
+check "watch absent event: status" 0 "$?"
+watch "$tmp/none.lua" "$fx/basic" >/dev/null
+check "watch missing script: status" 1 "$?"
+watch "$scripts/who-killed.lua" "$fx/basic" >/dev/null
+check "watch script usage error: status" 1 "$?"
+watch "$scripts/allcounts.lua" "$fx/basic" -- true >/dev/null
+check "watch TRACE_DIR and CMD: status" 2 "$?"
+watch --follow "$scripts/allcounts.lua" >/dev/null
+check "watch --follow without TRACE_DIR: status" 2 "$?"
+check "watch help" 1 "$("$ltt" watch --help | grep -c '^usage: ltt watch')"
+rm -rf "$tmp"
+
 tmp=$(mktemp -d)
 cp -r "$fx/basic" "$tmp/"
 truncate -s 5000 "$tmp/basic/channel0_0"

@@ -113,3 +113,80 @@ int fx_make_lossy(const char *dir)
 		return -1;
 	return fx_close(w, t + 7000);
 }
+
+/* The custom events of the sample modules (samples/ltt/). */
+static int culprits_registry(struct ltt_registry *reg, bool custom)
+{
+	static const struct fx_field unlink_fields[] = { { "name", false, 0 } };
+	static const struct fx_field kill_fields[] = {
+		{ "sig", true, 4 }, { "target", true, 4 }, { "sender", true, 4 },
+	};
+
+	if (fx_registry(reg))
+		return -1;
+	if (!custom)
+		return 0;
+	return fx_registry_add_event(reg, "unlink", unlink_fields, 1) ||
+	       fx_registry_add_event(reg, "kill", kill_fields, 3);
+}
+
+/* A system call by the task running on @cpu, with what it logs inside. */
+#define CALL(cpu, ts, nr, ret, ...)					\
+	do {								\
+		EV(cpu, ts, "syscall_entry", nr, IP);			\
+		__VA_ARGS__;						\
+		EV(cpu, ts + 1000, "syscall_exit", ret);		\
+	} while (0)
+
+/* cpu0: the rewriter writes FX_WATCHED; rm unlinks FX_VICTIM. */
+static int culprits_cpu0(struct fx_writer *w, bool custom)
+{
+	uint64_t t = FX_T0;
+
+	fx_set_pid(w, 0, FX_REWRITER);
+	EV_STR(0, t, "process_exec", "/usr/bin/rewriter", FX_REWRITER);
+	CALL(0, t + 1000, 2, 4,
+	     EV_STR(0, t + 1500, "fs_open", FX_WATCHED, 4, 0));
+	CALL(0, t + 3000, 1, 10, EV(0, t + 3500, "fs_write", 1, 10));
+	CALL(0, t + 5000, 1, 6, EV(0, t + 5500, "fs_write", 4, 6));
+	CALL(0, t + 7000, 3, 0, EV(0, t + 7500, "fs_close", 4));
+	EV(0, t + 9000, "sched_change", FX_RM, FX_REWRITER, 1);
+	EV_STR(0, t + 10000, "process_exec", "/bin/rm", FX_RM);
+	CALL(0, t + 11000, 87, 0,
+	     if (custom) EV_STR(0, t + 11500, "unlink", FX_VICTIM));
+	return 0;
+}
+
+/* cpu1: the killer signals the sleeper; the unlinker unlinks "other". */
+static int culprits_cpu1(struct fx_writer *w, bool custom)
+{
+	uint64_t t = FX_T0;
+
+	fx_set_pid(w, 1, FX_KILLER);
+	EV_STR(1, t + 500, "process_exec", "/usr/bin/killer", FX_KILLER);
+	EV_STR(1, t + 600, "statedump_process", "sleep", FX_SLEEPER,
+	       FX_SLEEPER, 1);
+	EV(1, t + 2500, "process_signal", 17, FX_SLEEPER);
+	CALL(1, t + 8000, 62, 0, {
+		if (custom)
+			EV(1, t + 8200, "kill", 15, FX_SLEEPER, FX_KILLER);
+		EV(1, t + 8300, "process_signal", 15, FX_SLEEPER);
+	});
+	EV(1, t + 13000, "sched_change", FX_UNLINKER, FX_KILLER, 1);
+	EV_STR(1, t + 13500, "process_exec", "/usr/bin/unlinker", FX_UNLINKER);
+	CALL(1, t + 14000, 263, 0,
+	     if (custom) EV_STR(1, t + 14500, "unlink", "other"));
+	return 0;
+}
+
+int fx_make_culprits(const char *dir, bool custom)
+{
+	struct ltt_registry reg;
+	struct fx_writer w;
+
+	if (culprits_registry(&reg, custom) ||
+	    fx_open(&w, dir, &reg, 2, 4096, FX_CLOCK_OFFSET) ||
+	    culprits_cpu0(&w, custom) || culprits_cpu1(&w, custom))
+		return -1;
+	return fx_close(&w, FX_T0 + 100000000ULL);
+}

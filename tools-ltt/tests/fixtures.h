@@ -11,10 +11,17 @@
  *	    overwritten, custom events with ids past 126 (extended headers),
  *	    a string that needs escaping; at the end, more events dropped
  *	    and told by an empty packet, as the kernel does at stop.
+ *  culprits: 2 CPUs, a case for each `ltt watch` who-* script.  cpu0:
+ *	    rewriter (300) opens FX_WATCHED and writes to it (and to its
+ *	    stdout), then rm (302) unlinks FX_VICTIM.  cpu1: killer (303)
+ *	    sends SIGCHLD, then SIGTERM, to sleep (304); unlinker (305)
+ *	    unlinks another file.  With the sample modules' custom events
+ *	    "unlink" and "kill"; culprits-plain: the same without them.
  */
 #ifndef LTT_TESTS_FIXTURES_H
 #define LTT_TESTS_FIXTURES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define FX_CLOCK_OFFSET		1764460800000000000LL	/* 2025-11-30 00:00 UTC */
@@ -55,7 +62,17 @@
 				 FX_LOSSY_GAP_EVENTS + FX_LOSSY_LOST_END)
 #define FX_LOSSY_STRING		"we\"ird\\name\n"
 
+/* culprits */
+#define FX_WATCHED		"/tmp/watched"
+#define FX_VICTIM		"/tmp/victim"
+#define FX_REWRITER		300
+#define FX_RM			302
+#define FX_KILLER		303
+#define FX_SLEEPER		304
+#define FX_UNLINKER		305
+
 int fx_make_basic(const char *dir);
 int fx_make_lossy(const char *dir);
+int fx_make_culprits(const char *dir, bool custom);
 
 #endif /* LTT_TESTS_FIXTURES_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mkfixtures DIR: write the fixture traces into DIR/basic, DIR/lossy.
+ * mkfixtures DIR: write the fixture traces into DIR/basic, DIR/lossy,
+ * DIR/culprits and DIR/culprits-plain.
  * mkfixtures --big DIR EVENTS: a large synthetic trace for benchmarks
  * (2 CPUs, syscall pairs, switches, forks and execs).
  */
@@ -61,9 +62,30 @@ static int make_big(const char *dir, uint64_t events)
 	return fx_close(&w, FX_T0 + 100000000000ULL);
 }
 
+static int make_culprits(const char *dir)
+{
+	return fx_make_culprits(dir, true);
+}
+
+static int make_culprits_plain(const char *dir)
+{
+	return fx_make_culprits(dir, false);
+}
+
+static const struct {
+	const char *name;
+	int (*make)(const char *dir);
+} fixtures[] = {
+	{ "basic", fx_make_basic },
+	{ "lossy", fx_make_lossy },
+	{ "culprits", make_culprits },
+	{ "culprits-plain", make_culprits_plain },
+};
+
 int main(int argc, char **argv)
 {
 	char path[4096];
+	unsigned int i;
 
 	if (argc == 4 && !strcmp(argv[1], "--big"))
 		return make_big(argv[2], strtoull(argv[3], NULL, 0)) ? 1 : 0;
@@ -72,15 +94,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mkdir(argv[1], 0755);
-	snprintf(path, sizeof(path), "%s/basic", argv[1]);
-	if (fx_make_basic(path)) {
-		fprintf(stderr, "mkfixtures: %s: failed\n", path);
-		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/lossy", argv[1]);
-	if (fx_make_lossy(path)) {
-		fprintf(stderr, "mkfixtures: %s: failed\n", path);
-		return 1;
+	for (i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", argv[1], fixtures[i].name);
+		if (fixtures[i].make(path)) {
+			fprintf(stderr, "mkfixtures: %s: failed\n", path);
+			return 1;
+		}
 	}
 	return 0;
 }

@@ -135,6 +135,7 @@ int main(void)
 		TESTS_STATS,
 		TESTS_GUEST,
 		TESTS_FOLLOW,
+		TESTS_WATCH,
 	};
 
 	return cmocka_run_group_tests_name("libltt and ltt", tests, NULL,

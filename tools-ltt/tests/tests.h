@@ -113,6 +113,19 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(follow_reads_the_metadata_again),		\
 	cmocka_unit_test(follow_tells_whether_the_writer_is_done)
 
+#define TESTS_WATCH							\
+	cmocka_unit_test(watch_calls_callbacks_by_event_name),		\
+	cmocka_unit_test(watch_event_table_holds_context_and_fields),	\
+	cmocka_unit_test(watch_fields_shadow_the_context),		\
+	cmocka_unit_test(watch_reports_syntax_errors_with_their_line),	\
+	cmocka_unit_test(watch_reports_runtime_errors_with_their_line),	\
+	cmocka_unit_test(watch_stop_trace_ends_after_the_callback),	\
+	cmocka_unit_test(watch_callbacks_of_absent_events_are_harmless), \
+	cmocka_unit_test(watch_builtins_are_not_callbacks),		\
+	cmocka_unit_test(watch_any_event_gets_the_events_without_a_callback), \
+	cmocka_unit_test(watch_lost_sees_every_range),			\
+	cmocka_unit_test(watch_helpers)
+
 #define DECLARE(t)	void t(void **state)
 DECLARE(reader_reads_every_event);
 DECLARE(reader_registry_matches_the_kernel_layout);
@@ -162,5 +175,16 @@ DECLARE(follow_waits_for_streams_not_created_yet);
 DECLARE(follow_gives_an_item_once_it_is_old);
 DECLARE(follow_reads_the_metadata_again);
 DECLARE(follow_tells_whether_the_writer_is_done);
+DECLARE(watch_calls_callbacks_by_event_name);
+DECLARE(watch_event_table_holds_context_and_fields);
+DECLARE(watch_fields_shadow_the_context);
+DECLARE(watch_reports_syntax_errors_with_their_line);
+DECLARE(watch_reports_runtime_errors_with_their_line);
+DECLARE(watch_stop_trace_ends_after_the_callback);
+DECLARE(watch_callbacks_of_absent_events_are_harmless);
+DECLARE(watch_builtins_are_not_callbacks);
+DECLARE(watch_any_event_gets_the_events_without_a_callback);
+DECLARE(watch_lost_sees_every_range);
+DECLARE(watch_helpers);
 
 #endif /* LTT_TESTS_H */

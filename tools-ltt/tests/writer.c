@@ -72,17 +72,34 @@ int fx_registry(struct ltt_registry *reg)
 	return 0;
 }
 
-int fx_registry_add_custom(struct ltt_registry *reg, unsigned int n)
+int fx_registry_add_event(struct ltt_registry *reg, const char *name,
+			  const struct fx_field *fields, unsigned int n)
 {
 	struct ltt_event_desc d;
 	unsigned int i;
 
+	memset(&d, 0, sizeof(d));
+	d.id = reg->n_events;
+	snprintf(d.name, sizeof(d.name), "%s", name);
 	for (i = 0; i < n; i++) {
-		memset(&d, 0, sizeof(d));
-		d.id = reg->n_events;
-		snprintf(d.name, sizeof(d.name), "custom_%u", i);
-		fx_field(&d, "value", false, 4);
-		if (ltt_registry_add(reg, &d))
+		if (fields[i].size)
+			fx_field(&d, fields[i].name, fields[i].is_signed,
+				 fields[i].size);
+		else
+			fx_string(&d, fields[i].name);
+	}
+	return ltt_registry_add(reg, &d);
+}
+
+int fx_registry_add_custom(struct ltt_registry *reg, unsigned int n)
+{
+	static const struct fx_field value = { "value", false, 4 };
+	char name[32];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "custom_%u", i);
+		if (fx_registry_add_event(reg, name, &value, 1))
 			return -1;
 	}
 	return 0;

@@ -8,6 +8,7 @@
 #ifndef LTT_TESTS_WRITER_H
 #define LTT_TESTS_WRITER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <ltt/ltt.h>
@@ -36,6 +37,17 @@ struct fx_writer {
 int fx_registry(struct ltt_registry *reg);
 /* Add @n custom events "custom_<i>" with one u32 field "value". */
 int fx_registry_add_custom(struct ltt_registry *reg, unsigned int n);
+
+/* A field of a custom event: size 0 for the trailing string. */
+struct fx_field {
+	const char *name;
+	bool is_signed;
+	unsigned int size;
+};
+
+/* Add the custom event @name with @n fields. */
+int fx_registry_add_event(struct ltt_registry *reg, const char *name,
+			  const struct fx_field *fields, unsigned int n);
 
 /* Start a trace in @dir (created) with @reg (taken over). */
 int fx_open(struct fx_writer *w, const char *dir, struct ltt_registry *reg,

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Lua side of `ltt watch`: one embedded Lua 5.4 state runs a script
+ * whose global functions are named after events.
+ *
+ * The cost per event is what decides what a script can watch, so:
+ *  - callbacks are resolved once per event id, the first time the id is
+ *    met (custom events may appear in the middle of a live trace); an
+ *    event with no callback costs an array look-up and never enters Lua;
+ *  - each event id has one table, made once and filled again for every
+ *    event (no allocation, no garbage): a script keeps what it needs,
+ *    not the table;
+ *  - `comm` is looked up only when a script reads it (a metatable).
+ *
+ * Only functions the script defined are callbacks: a custom event called
+ * "print" or "type" does not call Lua's built-ins.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include "ltt.h"
+#include "syscalls.h"
+#include "watch.h"
+
+struct watch_cb {
+	bool resolved;
+	int fn;				/* registry ref; LUA_NOREF: none */
+	int table;			/* the event table, filled per event */
+	int keys;			/* its field names, as Lua strings */
+};
+
+/*
+ * The keys of the context sit at the bottom of the Lua stack for the
+ * whole watch: pushing a key from there costs no string look-up.
+ */
+enum { KEY_TS = 1, KEY_CPU, KEY_TID, KEY_PID, N_KEYS = KEY_PID };
+static const char *const context_keys[] = { "ts", "cpu", "tid", "pid" };
+
+struct watch {
+	lua_State *L;
+	struct ltt_trace *trace;
+	struct watch_cb *cb;		/* per event id */
+	unsigned int n_cb;
+	int builtins;			/* ref: the globals before the script ran */
+	int meta;			/* ref: the event tables' metatable */
+	int lost_fn;			/* ref of lost(), or LUA_NOREF */
+	uint64_t unseen_lost;
+	bool stopped;
+	char error[1024];
+};
+
+/* Names that are not events: the script's entry points. */
+static const char *const reserved[] = { "start_watch", "end_watch", "lost",
+					"any_event" };
+
+/* Helpers every script may use, in Lua: shorter than in C. */
+static const char prelude[] =
+	"local ltt = ...\n"
+	"local function before(a, b)\n"
+	"  local ta, tb = type(a), type(b)\n"
+	"  if ta ~= tb then return ta < tb end\n"
+	"  if ta == 'number' or ta == 'string' then return a < b end\n"
+	"  return tostring(a) < tostring(b)\n"
+	"end\n"
+	"function ltt.same_file(a, b)\n"
+	"  a, b = a:gsub('^%./', ''), b:gsub('^%./', '')\n"
+	"  if #a > #b then a, b = b, a end\n"
+	"  return a == b or b:sub(-#a - 1) == '/' .. a\n"
+	"end\n"
+	"function ltt.sorted(t, by_value)\n"
+	"  local keys = {}\n"
+	"  for k in pairs(t) do keys[#keys + 1] = k end\n"
+	"  if by_value then\n"
+	"    table.sort(keys, function(a, b)\n"
+	"      if t[a] ~= t[b] then return t[a] > t[b] end\n"
+	"      return before(a, b)\n"
+	"    end)\n"
+	"  else\n"
+	"    table.sort(keys, before)\n"
+	"  end\n"
+	"  local i = 0\n"
+	"  return function()\n"
+	"    i = i + 1\n"
+	"    if keys[i] ~= nil then return keys[i], t[keys[i]] end\n"
+	"  end\n"
+	"end\n";
+
+static struct watch *watch_of(lua_State *L)
+{
+	return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* ltt.stop_trace(): no callback after this one; the trace ends whole. */
+static int l_stop_trace(lua_State *L)
+{
+	watch_of(L)->stopped = true;
+	return 0;
+}
+
+/* ltt.syscall_name(nr): "read", or "#nr" for a number without a name. */
+static int l_syscall_name(lua_State *L)
+{
+	lua_Integer nr = luaL_checkinteger(L, 1);
+	const char *name = ltt_syscall_name(nr);
+
+	if (name)
+		lua_pushstring(L, name);
+	else
+		lua_pushfstring(L, "#%I", nr);
+	return 1;
+}
+
+/* ltt.syscall_nr(name): the number of system call @name, or nil. */
+static int l_syscall_nr(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1), *n;
+	unsigned int nr;
+
+	for (nr = 0; nr < ltt_n_syscalls_x86_64; nr++) {
+		n = ltt_syscall_name(nr);
+		if (n && !strcmp(n, name)) {
+			lua_pushinteger(L, nr);
+			return 1;
+		}
+	}
+	lua_pushnil(L);
+	return 1;
+}
+
+static const char *comm_of(const struct watch *w, lua_Integer pid)
+{
+	const char *comm = w->trace ? ltt_trace_comm(w->trace, pid) : NULL;
+
+	return comm ? comm : "?";
+}
+
+/* ltt.comm(pid): the process name the trace gave @pid so far, or "?". */
+static int l_comm(lua_State *L)
+{
+	lua_pushstring(L, comm_of(watch_of(L), luaL_checkinteger(L, 1)));
+	return 1;
+}
+
+/* ltt.file(pid, fd): the file of @fd in @pid as the trace told it, or nil. */
+static int l_file(lua_State *L)
+{
+	struct watch *w = watch_of(L);
+	lua_Integer pid = luaL_checkinteger(L, 1), fd = luaL_checkinteger(L, 2);
+	const char *file = w->trace ? ltt_trace_file(w->trace, pid, fd) : NULL;
+
+	if (file)
+		lua_pushstring(L, file);
+	else
+		lua_pushnil(L);
+	return 1;
+}
+
+/* ltt.now(): CLOCK_MONOTONIC in ns, the clock of a live trace. */
+static int l_now(lua_State *L)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	lua_pushinteger(L, ts.tv_sec * 1000000000LL + ts.tv_nsec);
+	return 1;
+}
+
+/* ltt.clock(ts): the wall-clock time of trace time @ts, "HH:MM:SS.ns". */
+static int l_clock(lua_State *L)
+{
+	struct watch *w = watch_of(L);
+	lua_Integer ts = luaL_checkinteger(L, 1);
+	char buf[32];
+
+	format_clock(buf, sizeof(buf),
+		     ts + (w->trace ? ltt_trace_clock_offset(w->trace) : 0),
+		     false);
+	lua_pushstring(L, buf);
+	return 1;
+}
+
+/* The metatable's __index: `comm` of the task the event table holds. */
+static int l_event_index(lua_State *L)
+{
+	const char *key = lua_tostring(L, 2);
+
+	if (!key || strcmp(key, "comm"))
+		return 0;
+	lua_getfield(L, 1, "tid");
+	lua_pushstring(L, comm_of(watch_of(L), lua_tointeger(L, -1)));
+	return 1;
+}
+
+static const luaL_Reg ltt_lib[] = {
+	{ "stop_trace", l_stop_trace },
+	{ "syscall_name", l_syscall_name },
+	{ "syscall_nr", l_syscall_nr },
+	{ "comm", l_comm },
+	{ "file", l_file },
+	{ "now", l_now },
+	{ "clock", l_clock },
+	{ NULL, NULL },
+};
+
+/* Keep Lua's message as the watch's error; returns -1. */
+static int watch_fail(struct watch *w)
+{
+	const char *msg = lua_tostring(w->L, -1);
+
+	snprintf(w->error, sizeof(w->error), "%s",
+		 msg ? msg : "(an error object that is not a string)");
+	lua_pop(w->L, 1);
+	return -1;
+}
+
+/* The global `ltt`, with the prelude's helpers. */
+static int watch_open_lib(struct watch *w)
+{
+	lua_State *L = w->L;
+
+	luaL_newlibtable(L, ltt_lib);
+	lua_pushlightuserdata(L, w);
+	luaL_setfuncs(L, ltt_lib, 1);
+	if (luaL_loadbufferx(L, prelude, sizeof(prelude) - 1, "=ltt", "t"))
+		return watch_fail(w);
+	lua_pushvalue(L, -2);
+	if (lua_pcall(L, 1, 0, 0))
+		return watch_fail(w);
+	lua_setglobal(L, "ltt");
+
+	lua_newtable(L);
+	lua_pushlightuserdata(L, w);
+	lua_pushcclosure(L, l_event_index, 1);
+	lua_setfield(L, -2, "__index");
+	w->meta = luaL_ref(L, LUA_REGISTRYINDEX);
+	return 0;
+}
+
+/* A shallow copy of the globals, to tell the script's functions apart. */
+static void watch_note_builtins(struct watch *w)
+{
+	lua_State *L = w->L;
+
+	lua_newtable(L);
+	lua_pushglobaltable(L);
+	lua_pushnil(L);
+	while (lua_next(L, -2)) {
+		lua_pushvalue(L, -2);
+		lua_insert(L, -2);
+		lua_rawset(L, -5);
+	}
+	lua_pop(L, 1);
+	w->builtins = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/* `arg` as the standalone interpreter makes it: arg[0] the script. */
+static void watch_set_args(struct watch *w, const char *script,
+			   char *const *args, unsigned int n_args)
+{
+	lua_State *L = w->L;
+	unsigned int i;
+
+	lua_createtable(L, n_args, 1);
+	lua_pushstring(L, script);
+	lua_rawseti(L, -2, 0);
+	for (i = 0; i < n_args; i++) {
+		lua_pushstring(L, args[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setglobal(L, "arg");
+}
+
+/*
+ * Push the function the script defined as global @name and return true;
+ * false (nothing pushed) when there is none.
+ */
+static bool watch_push_function(struct watch *w, const char *name)
+{
+	lua_State *L = w->L;
+	bool builtin;
+
+	if (lua_getglobal(L, name) != LUA_TFUNCTION) {
+		lua_pop(L, 1);
+		return false;
+	}
+	lua_rawgeti(L, LUA_REGISTRYINDEX, w->builtins);
+	lua_getfield(L, -1, name);
+	builtin = lua_rawequal(L, -1, -3);
+	lua_pop(L, 2);
+	if (builtin)
+		lua_pop(L, 1);
+	return !builtin;
+}
+
+struct watch *watch_load(const char *script, char *const *args,
+			 unsigned int n_args, const char **error)
+{
+	static char load_error[1024];
+	struct watch *w = calloc(1, sizeof(*w));
+	unsigned int i;
+
+	*error = "out of memory";
+	if (!w || !(w->L = luaL_newstate())) {
+		free(w);
+		return NULL;
+	}
+	w->lost_fn = LUA_NOREF;
+	luaL_openlibs(w->L);
+	for (i = 0; i < N_KEYS; i++)
+		lua_pushstring(w->L, context_keys[i]);
+	if (watch_open_lib(w))
+		goto fail;
+	watch_set_args(w, script, args, n_args);
+	watch_note_builtins(w);
+	if (luaL_loadfilex(w->L, script, "t")) {
+		watch_fail(w);
+		goto fail;
+	}
+	for (i = 0; i < n_args; i++)
+		lua_pushstring(w->L, args[i]);
+	if (lua_pcall(w->L, n_args, 0, 0)) {
+		watch_fail(w);
+		goto fail;
+	}
+	return w;
+
+fail:
+	snprintf(load_error, sizeof(load_error), "%s", w->error);
+	*error = load_error;
+	watch_free(w);
+	return NULL;
+}
+
+void watch_bind(struct watch *w, struct ltt_trace *t)
+{
+	w->trace = t;
+}
+
+/* Call the script's @name() with no argument, if it has one. */
+static int watch_call_hook(struct watch *w, const char *name)
+{
+	if (!watch_push_function(w, name))
+		return 0;
+	return lua_pcall(w->L, 0, 0, 0) ? watch_fail(w) : 0;
+}
+
+int watch_start(struct watch *w)
+{
+	if (watch_push_function(w, "lost"))
+		w->lost_fn = luaL_ref(w->L, LUA_REGISTRYINDEX);
+	return watch_call_hook(w, "start_watch");
+}
+
+int watch_end(struct watch *w)
+{
+	return watch_call_hook(w, "end_watch");
+}
+
+/* Room for the callbacks of ids below @n. */
+static int watch_grow(struct watch *w, unsigned int n)
+{
+	struct watch_cb *cb = realloc(w->cb, n * sizeof(*cb));
+
+	if (!cb) {
+		snprintf(w->error, sizeof(w->error), "out of memory");
+		return -1;
+	}
+	memset(cb + w->n_cb, 0, (n - w->n_cb) * sizeof(*cb));
+	w->cb = cb;
+	w->n_cb = n;
+	return 0;
+}
+
+static bool is_reserved(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(reserved); i++)
+		if (!strcmp(name, reserved[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The callback of event @d (its own, else any_event()), and its table:
+ * `name` and `event` never change for an id, so they are set here, once.
+ */
+static void watch_resolve(struct watch *w, const struct ltt_event_desc *d,
+			  struct watch_cb *cb)
+{
+	lua_State *L = w->L;
+
+	unsigned int i;
+
+	cb->resolved = true;
+	cb->fn = cb->table = cb->keys = LUA_NOREF;
+	if (is_reserved(d->name) || (!watch_push_function(w, d->name) &&
+				      !watch_push_function(w, "any_event")))
+		return;
+	cb->fn = luaL_ref(L, LUA_REGISTRYINDEX);
+	lua_createtable(L, d->n_fields, 0);
+	for (i = 0; i < d->n_fields; i++) {
+		lua_pushstring(L, d->fields[i].name);
+		lua_rawseti(L, -2, i + 1);
+	}
+	cb->keys = luaL_ref(L, LUA_REGISTRYINDEX);
+	lua_createtable(L, 0, d->n_fields + 6);
+	lua_pushstring(L, d->name);
+	lua_pushvalue(L, -1);
+	lua_setfield(L, -3, "event");
+	lua_setfield(L, -2, "name");
+	lua_rawgeti(L, LUA_REGISTRYINDEX, w->meta);
+	lua_setmetatable(L, -2);
+	cb->table = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/* table[key] = @v: the table on top, the key at stack index @key. */
+static inline void watch_set(lua_State *L, int key, lua_Integer v)
+{
+	lua_pushvalue(L, key);
+	lua_pushinteger(L, v);
+	lua_rawset(L, -3);
+}
+
+/*
+ * Fill the event's table and call its callback.  The context goes in
+ * first and the fields after it, so that a field named like the context
+ * (process_signal's pid, a custom event's name) wins; `tid` and `event`
+ * keep the running task and the event name.
+ */
+static int watch_call_event(struct watch *w, const struct watch_cb *cb,
+			    const struct ltt_item *it)
+{
+	const struct ltt_event_desc *d = it->desc;
+	lua_State *L = w->L;
+	unsigned int i;
+
+	lua_rawgeti(L, LUA_REGISTRYINDEX, cb->fn);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, cb->table);
+	watch_set(L, KEY_TS, it->ts);
+	watch_set(L, KEY_CPU, it->cpu);
+	watch_set(L, KEY_TID, it->pid);
+	watch_set(L, KEY_PID, it->pid);
+	if (d->n_fields) {
+		lua_rawgeti(L, LUA_REGISTRYINDEX, cb->keys);
+		for (i = 0; i < d->n_fields; i++) {
+			lua_rawgeti(L, -1, i + 1);
+			if (d->fields[i].type != LTT_TYPE_STRING)
+				lua_pushinteger(L, ltt_item_int(it, i));
+			else if (it->size > d->payload_size)
+				lua_pushlstring(L, ltt_item_string(it),
+						it->size - d->payload_size - 1);
+			else
+				lua_pushliteral(L, "");
+			lua_rawset(L, -4);
+		}
+		lua_pop(L, 1);
+	}
+	return lua_pcall(L, 1, 0, 0) ? watch_fail(w) : 0;
+}
+
+/* lost(cpu, events, packets, ts), or a count for the closing warning. */
+static int watch_lost(struct watch *w, const struct ltt_item *it)
+{
+	lua_State *L = w->L;
+
+	if (w->lost_fn == LUA_NOREF) {
+		w->unseen_lost += it->lost_events;
+		return 0;
+	}
+	lua_rawgeti(L, LUA_REGISTRYINDEX, w->lost_fn);
+	lua_pushinteger(L, it->cpu);
+	lua_pushinteger(L, it->lost_events);
+	lua_pushinteger(L, it->lost_packets);
+	lua_pushinteger(L, it->ts);
+	return lua_pcall(L, 4, 0, 0) ? watch_fail(w) : 0;
+}
+
+int watch_item(struct watch *w, const struct ltt_item *it)
+{
+	struct watch_cb *cb;
+	unsigned int id;
+
+	if (it->kind == LTT_ITEM_LOST)
+		return watch_lost(w, it);
+	id = it->desc->id;
+	if (id >= w->n_cb && watch_grow(w, id + 64))
+		return -1;
+	cb = &w->cb[id];
+	if (!cb->resolved)
+		watch_resolve(w, it->desc, cb);
+	if (cb->fn == LUA_NOREF)
+		return 0;
+	return watch_call_event(w, cb, it);
+}
+
+bool watch_stopped(const struct watch *w)
+{
+	return w->stopped;
+}
+
+const char *watch_error(const struct watch *w)
+{
+	return w->error;
+}
+
+uint64_t watch_unseen_lost(const struct watch *w)
+{
+	return w->unseen_lost;
+}
+
+void watch_free(struct watch *w)
+{
+	if (!w)
+		return;
+	if (w->L)
+		lua_close(w->L);
+	free(w->cb);
+	free(w);
+}
