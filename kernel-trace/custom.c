@@ -257,8 +257,11 @@ void ltt_custom_sessions_put(void)
 int ltt_custom_info(struct ltt_event_info *info)
 {
 	struct ltt_event_type *t;
-	int id = max_t(u32, info->id, LTT_NR_EVENTS);
+	int id;
 
+	if (info->id >= LTT_EVENTS_MAX)
+		return -ENOENT;
+	id = max_t(u32, info->id, LTT_NR_EVENTS);
 	guard(mutex)(&ltt_custom_lock);
 	t = idr_get_next(&ltt_custom_idr, &id);
 	if (!t)

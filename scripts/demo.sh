@@ -32,6 +32,8 @@ main() {
 	log "the trace is in $TRACE; on the host:"
 	"$LTT_ROOT/tools-ltt/build/ltt" stats "$TRACE" | head -25
 	if [[ $e2e == --e2e ]]; then
+		# Custom events of a module and of user space, decoded.
+		E2E_REQUIRE="unlink kill user_message" \
 		"$LTT_ROOT/tools-ltt/tests/e2e.sh" "$TRACE" \
 			"$LTT_ROOT/tools-ltt/build/ltt"
 	fi

@@ -7,10 +7,19 @@
  * kprobe samples of samples/ltt/, loaded as modules.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <libgen.h>
 #include <sys/syscall.h>
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
+
+/* The ABI's sizes are those of the structs. */
+static_assert(sizeof(struct ltt_event_create) == LTT_EVENT_CREATE_SIZE_VER0,
+	      "struct ltt_event_create");
+static_assert(sizeof(struct ltt_event_log) == LTT_EVENT_LOG_SIZE_VER0,
+	      "struct ltt_event_log");
+static_assert(sizeof(struct ltt_event_info) == LTT_EVENT_INFO_SIZE_VER1,
+	      "struct ltt_event_info");
 
 #define USER_SESSIONS	"/proc/sys/kernel/ltt_user_sessions"
 #define NOBODY		65534

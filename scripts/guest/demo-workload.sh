@@ -2,7 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A short mixed workload for the demo and the end-to-end test: processes,
-# files, a pipe and loopback UDP.
+# files, a pipe and loopback UDP, and custom events: a module's (the
+# kprobe samples, loaded while lttd records: the metadata follows) and
+# user space's (ltt log).
+
+for m in ltt_unlink ltt_kill; do
+	[ -f /ltt/$m.ko ] && insmod /ltt/$m.ko
+done
+ltt log "demo workload starts"
 
 for i in 1 2 3 4 5; do
 	/bin/true
@@ -16,4 +23,7 @@ nc -u -l -p 9999 >/dev/null 2>&1 &
 sleep 0.2
 echo ping | nc -u -w 1 127.0.0.1 9999 || true
 kill $! 2>/dev/null || true
+sleep 10 &
+kill $!
+ltt log "demo workload ends"
 sleep 0.3

@@ -8,6 +8,9 @@
 #
 #   tests/e2e.sh TRACE_DIR [PATH_TO_LTT]
 #
+# E2E_REQUIRE="name ..." also requires events of these names in the trace
+# (custom events, say).
+#
 # Exit status 0 when they agree; 1 with the first differences otherwise.
 
 set -euo pipefail
@@ -33,6 +36,7 @@ babeltrace2 --clock-cycles --no-delta "$dir" >"$tmp/bt" 2>"$tmp/bt.err" || {
 }
 
 python3 - "$tmp/bt" "$tmp/bt.err" "$tmp/ltt" "$dir" <<'PY'
+import os
 import re
 import sys
 
@@ -144,6 +148,10 @@ names = {}
 for e in lt:
     names[e[2]] = names.get(e[2], 0) + 1
 summary = ', '.join(f'{n} {k}' for k, n in sorted(names.items()))
+for want in os.environ.get('E2E_REQUIRE', '').split():
+    if want not in names:
+        print(f'e2e: {trace}: no {want} event', file=sys.stderr)
+        status = 1
 if status == 0:
     print(f'e2e: {trace}: babeltrace2 and ltt report agree on {len(lt)} events ({summary})'
           + (f'; {len(lost_notes)} lost-event notices' if lost_notes else ''))
