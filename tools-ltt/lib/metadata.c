@@ -131,6 +131,9 @@ static int metadata_write_event(FILE *out, const struct ltt_event_desc *d)
 
 	fprintf(out, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n",
 		d->name, d->id);
+	/* CTF's free-form attribute says who made the event type. */
+	if (d->custom)
+		fprintf(out, "\tmodel.emf.uri = \"%s\";\n", LTT_CUSTOM_URI);
 	if (!d->n_fields) {
 		fprintf(out, "};\n\n");
 		return 0;
@@ -545,8 +548,15 @@ static int tsdl_event(struct tsdl *t, struct ltt_metadata *md)
 				return -1;
 			continue;
 		}
+		/* model.emf.uri: the dots are tokens of their own. */
+		while (!strcmp(key, "model") && !tsdl_is(t, "=") &&
+		       t->kind != TOK_END)
+			if (tsdl_next(t))
+				return -1;
 		if (tsdl_expect(t, "="))
 			return -1;
+		if (!strcmp(key, "model") && t->kind == TOK_STRING)
+			d.custom = !strcmp(t->text, LTT_CUSTOM_URI);
 		if (!strcmp(key, "name")) {
 			if (t->kind != TOK_STRING || !t->text[0] ||
 			    strlen(t->text) >= sizeof(d.name))

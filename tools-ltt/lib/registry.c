@@ -140,6 +140,7 @@ static void registry_convert(struct ltt_event_desc *d,
 	}
 	d->has_string = d->n_fields &&
 			d->fields[d->n_fields - 1].type == LTT_TYPE_STRING;
+	d->custom = ei->flags & LTT_EVENT_F_CUSTOM;
 }
 
 int ltt_registry_from_kernel(struct ltt_registry *reg)

@@ -43,7 +43,9 @@ static unsigned int limit(unsigned int n, unsigned int top)
 	return top && n > top ? top : n;
 }
 
-static void print_events(const struct stats *st, unsigned int top)
+/* The kernel's events, or the custom ones (none: no table), by count. */
+static void print_events(const struct stats *st, unsigned int top,
+			 bool custom)
 {
 	const struct ltt_registry *reg = st->reg;
 	struct ranked *r = calloc(reg->n_events + 1, sizeof(*r));
@@ -52,10 +54,15 @@ static void print_events(const struct stats *st, unsigned int top)
 	if (!r)
 		return;
 	for (i = 0; i < reg->n_events; i++)
-		if (st->per_event[i])
+		if (st->per_event[i] && reg->events[i].custom == custom)
 			r[n++] = (struct ranked){ st->per_event[i], i };
 	qsort(r, n, sizeof(*r), ranked_cmp);
-	printf("\nEvents by type:\n%12s  %s\n", "count", "event");
+	if (custom && !n) {
+		free(r);
+		return;
+	}
+	printf("\n%s:\n%12s  %s\n", custom ? "Custom events" : "Events by type",
+	       "count", "event");
 	for (i = 0; i < limit(n, top); i++)
 		printf("%12llu  %s\n", (unsigned long long)r[i].key,
 		       reg->events[r[i].index].name);
@@ -214,7 +221,8 @@ int cmd_stats(int argc, char **argv)
 	stats_finish(st);
 
 	print_summary(st, t);
-	print_events(st, top);
+	print_events(st, top, false);
+	print_events(st, top, true);
 	print_syscalls(st, top);
 	print_procs(st, t, top, false);
 	print_procs(st, t, top, true);

@@ -59,6 +59,7 @@ void metadata_round_trip(void **state)
 		assert_string_equal(a->name, b->name);
 		assert_int_equal(a->n_fields, b->n_fields);
 		assert_int_equal(a->payload_size, b->payload_size);
+		assert_int_equal(a->custom, b->custom);
 		for (i = 0; i < a->n_fields; i++) {
 			assert_string_equal(a->fields[i].name, b->fields[i].name);
 			assert_int_equal(a->fields[i].type, b->fields[i].type);

@@ -101,6 +101,7 @@ int fx_registry_add_custom(struct ltt_registry *reg, unsigned int n)
 		snprintf(name, sizeof(name), "custom_%u", i);
 		if (fx_registry_add_event(reg, name, &value, 1))
 			return -1;
+		reg->events[reg->n_events - 1].custom = true;
 	}
 	return 0;
 }

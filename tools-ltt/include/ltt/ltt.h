@@ -54,8 +54,13 @@ struct ltt_event_desc {
 	unsigned int n_fields;
 	unsigned int payload_size;	/* fixed part, without the string */
 	bool has_string;		/* the last field is a string */
+	bool custom;			/* made by a module or a process */
 	struct ltt_field_desc fields[LTT_FIELDS_MAX];
 };
+
+/* The metadata's model.emf.uri of a custom event. */
+#define LTT_CUSTOM_URI		"ltt:custom"
+
 
 /*
  * Event descriptions indexed by id.  The kernel's events have the ids
