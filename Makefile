@@ -10,6 +10,7 @@
 #   make check-debug  the selftests on a KASAN + lockdep kernel
 #   make demo         record a mixed workload in the guest: build/demo-trace/
 #   make e2e          the demo, then babeltrace2 and ltt report must agree
+#   make watch-test   every ltt watch script names its culprit in the guest
 #   make cross        cross-compile kernel/ltt and the syscall tables
 #   make checkpatch   scripts/checkpatch.pl --strict on every patch
 #   make bisect       build every prefix of the series
@@ -23,7 +24,8 @@ SHELL := /bin/bash
 export KSRC
 
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
-	cross checkpatch bisect deps clean help tools tools-test demo e2e
+	cross checkpatch bisect deps clean help tools tools-test demo e2e \
+	watch-test
 
 all: kernel
 
@@ -74,7 +76,10 @@ demo: deps
 e2e: deps
 	scripts/demo.sh --e2e
 
-check: deps tools-test check-patches checkpatch boot e2e cross bisect
+watch-test: deps
+	scripts/watch-test.sh
+
+check: deps tools-test check-patches checkpatch boot e2e watch-test cross bisect
 
 clean:
 	rm -rf build

@@ -8,6 +8,7 @@
 #                  against the kernel's own uapi headers; /ltt/tests lists
 #                  them in run order
 #   /usr/bin/      the contents of build/tools-static/, when it exists
+#   /usr/share/ltt/scripts/  the scripts of `ltt watch` (tools-ltt/scripts)
 #   /              the contents of $LTT_INITRAMFS_EXTRA, when set (a
 #                  directory: scripts/bench.sh adds its guest program)
 # Needs scripts/kernel.sh to have run for this flavour.
@@ -109,6 +110,9 @@ make_rootfs() {
 	if [[ -d $LTT_BUILD/tools-static ]]; then
 		cp -a "$LTT_BUILD/tools-static/." "$ROOTFS/usr/bin/"
 	fi
+	# Where `ltt watch NAME` finds the scripts that ship.
+	install -D -m 644 -t "$ROOTFS/usr/share/ltt/scripts" \
+		"$LTT_ROOT"/tools-ltt/scripts/*.lua
 	if [[ -n ${LTT_INITRAMFS_EXTRA:-} ]]; then
 		cp -a "$LTT_INITRAMFS_EXTRA/." "$ROOTFS/"
 	fi

@@ -91,47 +91,82 @@ static void event(struct fx_writer *w, unsigned int cpu, uint64_t ts,
 	assert_int_equal(fx_event(w, cpu, ts, "syscall_entry", f, NULL), 0);
 }
 
+/* A trace the test writer writes while the reader follows it. */
+struct live {
+	char dir[256];
+	struct fx_writer w;
+	struct ltt_trace *t;
+	struct seen_list l;		/* what the reader gave */
+};
+
+/* The writer starts a trace of @n_cpus CPUs (4 KiB packets). */
+static void live_start(struct live *v, const char *name, unsigned int n_cpus)
+{
+	memset(v, 0, sizeof(*v));
+	follow_dir(name, v->dir, sizeof(v->dir));
+	open_writer(&v->w, v->dir, n_cpus, 4096);
+}
+
+static void live_follow(struct live *v, unsigned int n_streams)
+{
+	v->t = ltt_trace_follow(v->dir, n_streams);
+	assert_non_null(v->t);
+}
+
+/* Hand @cpu's packet over at @ts, then take what the reader gives. */
+static size_t live_flush(struct live *v, unsigned int cpu, uint64_t ts)
+{
+	assert_int_equal(fx_flush(&v->w, cpu, ts), 0);
+	assert_int_equal(drain(v->t, &v->l), LTT_TRACE_WAIT);
+	return v->l.n;
+}
+
+/* The writer ends at @ts; the reader takes the rest. */
+static void live_end(struct live *v, uint64_t ts)
+{
+	assert_int_equal(fx_close(&v->w, ts), 0);
+	drain_end(v->t, &v->l);
+}
+
+static void live_free(struct live *v)
+{
+	ltt_trace_close(v->t);
+	seen_free(&v->l);
+	remove_copy(v->dir);
+}
+
 void follow_gives_what_offline_gives(void **state)
 {
-	struct seen_list live = { 0 }, offline;
-	uint64_t base = mono_ns() + 60000000000ULL, ts = base;
-	struct ltt_trace *t;
-	struct fx_writer w;
-	const char *dir;
-	char buf[256];
+	uint64_t ts = mono_ns() + 60000000000ULL;
+	struct seen_list offline;
 	size_t before_end;
+	struct live v;
 	int round, j;
 
 	(void)state;
-	dir = follow_dir("same", buf, sizeof(buf));
-	open_writer(&w, dir, 2, 4096);
-	t = ltt_trace_follow(dir, 2);
-	assert_non_null(t);
+	live_start(&v, "same", 2);
+	live_follow(&v, 2);
 	for (round = 0; round < 60; round++) {
 		int64_t sw[] = { 200 + round % 3, 200 + (round + 2) % 3, 1 };
 
 		for (j = 0; j < 20; j++) {
-			event(&w, 0, ts += 10, j);
-			event(&w, 1, ts += 3, round);
+			event(&v.w, 0, ts += 10, j);
+			event(&v.w, 1, ts += 3, round);
 		}
-		assert_int_equal(fx_event(&w, round % 2, ts += 7, "sched_change",
-					  sw, NULL), 0);
+		assert_int_equal(fx_event(&v.w, round % 2, ts += 7,
+					  "sched_change", sw, NULL), 0);
 		if (round % 5 == 0)
-			assert_int_equal(fx_flush(&w, round % 2, ts += 1), 0);
-		assert_int_equal(drain(t, &live), LTT_TRACE_WAIT);
+			live_flush(&v, round % 2, ts += 1);
+		assert_int_equal(drain(v.t, &v.l), LTT_TRACE_WAIT);
 	}
-	before_end = live.n;
-	assert_int_equal(fx_close(&w, ts + 100), 0);
-	drain_end(t, &live);
-	ltt_trace_close(t);
-
-	read_all(dir, &offline);
+	before_end = v.l.n;
+	live_end(&v, ts + 100);
+	read_all(v.dir, &offline);
 	assert_true(before_end > 1000);	/* most came while written */
-	assert_int_equal(live.n_errors, 0);
-	assert_same_items(&live, &offline);
-	seen_free(&live);
+	assert_int_equal(v.l.n_errors, 0);
+	assert_same_items(&v.l, &offline);
 	seen_free(&offline);
-	remove_copy(dir);
+	live_free(&v);
 }
 
 /* Append bytes [from, to) of file @src to @dst. */
@@ -165,8 +200,8 @@ static off_t one_packet(const char *dir, uint64_t base, int n)
 }
 
 /* An empty copy of the trace in @src: metadata and empty stream files. */
-static const char *empty_copy(const char *src, const char *name, char *buf,
-			      size_t len)
+static void empty_copy(const char *src, const char *name, char *buf,
+		       size_t len)
 {
 	char cmd[1024];
 
@@ -174,172 +209,150 @@ static const char *empty_copy(const char *src, const char *name, char *buf,
 	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s' && truncate -s 0 '%s'/channel0_*",
 		 src, buf, buf);
 	assert_int_equal(system(cmd), 0);
-	return buf;
+}
+
+/*
+ * A finished one-packet trace, and a followed copy of it that starts
+ * empty, to append the packet to bit by bit.
+ */
+struct growing {
+	char src[256], dst[256], from[512], to[512];
+	off_t size;
+	struct ltt_trace *t;
+	struct seen_list l;
+};
+
+static void growing_open(struct growing *g, const char *name)
+{
+	char src_name[64];
+
+	memset(g, 0, sizeof(*g));
+	snprintf(src_name, sizeof(src_name), "%s-src", name);
+	follow_dir(src_name, g->src, sizeof(g->src));
+	g->size = one_packet(g->src, mono_ns() + 60000000000ULL, 10);
+	empty_copy(g->src, name, g->dst, sizeof(g->dst));
+	snprintf(g->from, sizeof(g->from), "%s/channel0_0", g->src);
+	snprintf(g->to, sizeof(g->to), "%s/channel0_0", g->dst);
+	g->t = ltt_trace_follow(g->dst, 1);
+	assert_non_null(g->t);
+}
+
+/* Append bytes [from, to) of the packet and take what comes. */
+static void growing_append(struct growing *g, off_t from, off_t to)
+{
+	append(g->from, g->to, from, to);
+	assert_int_equal(drain(g->t, &g->l), LTT_TRACE_WAIT);
+}
+
+static void growing_close(struct growing *g)
+{
+	ltt_trace_close(g->t);
+	seen_free(&g->l);
+	remove_copy(g->src);
+	remove_copy(g->dst);
 }
 
 void follow_waits_for_whole_packets(void **state)
 {
-	char sbuf[256], dbuf[256], from[512], to[512];
-	const char *src, *dst;
-	struct seen_list l = { 0 };
-	struct ltt_trace *t;
-	off_t size;
+	struct growing g;
 
 	(void)state;
-	src = follow_dir("whole-src", sbuf, sizeof(sbuf));
-	size = one_packet(src, mono_ns() + 60000000000ULL, 10);
-	dst = empty_copy(src, "whole", dbuf, sizeof(dbuf));
-	snprintf(from, sizeof(from), "%s/channel0_0", src);
-	snprintf(to, sizeof(to), "%s/channel0_0", dst);
-	t = ltt_trace_follow(dst, 1);
-	assert_non_null(t);
-
-	append(from, to, 0, 20);		/* part of the header */
-	assert_int_equal(drain(t, &l), LTT_TRACE_WAIT);
-	append(from, to, 20, size - 1);		/* all but a byte */
-	assert_int_equal(drain(t, &l), LTT_TRACE_WAIT);
-	assert_int_equal(l.n, 0);
-	append(from, to, size - 1, size);
-	assert_int_equal(drain(t, &l), LTT_TRACE_WAIT);
-	assert_int_equal(l.n, 10);
-	drain_end(t, &l);
-	assert_int_equal(l.n, 10);
-	assert_int_equal(l.n_errors, 0);
-	ltt_trace_close(t);
-	seen_free(&l);
-	remove_copy(src);
-	remove_copy(dst);
+	growing_open(&g, "whole");
+	growing_append(&g, 0, 20);		/* part of the header */
+	growing_append(&g, 20, g.size - 1);	/* all but a byte */
+	assert_int_equal(g.l.n, 0);
+	growing_append(&g, g.size - 1, g.size);
+	assert_int_equal(g.l.n, 10);
+	drain_end(g.t, &g.l);
+	assert_int_equal(g.l.n, 10);
+	assert_int_equal(g.l.n_errors, 0);
+	growing_close(&g);
 }
 
 void follow_end_reports_a_cut_packet(void **state)
 {
-	char sbuf[256], dbuf[256], from[512], to[512];
-	const char *src, *dst;
-	struct seen_list l = { 0 };
-	struct ltt_trace *t;
-	off_t size;
+	struct growing g;
 
 	(void)state;
-	src = follow_dir("cut-src", sbuf, sizeof(sbuf));
-	size = one_packet(src, mono_ns() + 60000000000ULL, 10);
-	dst = empty_copy(src, "cut", dbuf, sizeof(dbuf));
-	snprintf(from, sizeof(from), "%s/channel0_0", src);
-	snprintf(to, sizeof(to), "%s/channel0_0", dst);
-	t = ltt_trace_follow(dst, 1);
-	assert_non_null(t);
-	append(from, to, 0, size - 16);
-	assert_int_equal(drain(t, &l), LTT_TRACE_WAIT);
-	assert_int_equal(l.n, 0);
+	growing_open(&g, "cut");
+	growing_append(&g, 0, g.size - 16);
+	assert_int_equal(g.l.n, 0);
 	/* the writer died there: what is left reads as a finished trace */
-	drain_end(t, &l);
-	assert_true(l.n >= 8 && l.n < 10);
-	assert_int_equal(l.n_errors, 1);
-	assert_non_null(strstr(l.error, "truncated"));
-	ltt_trace_close(t);
-	seen_free(&l);
-	remove_copy(src);
-	remove_copy(dst);
+	drain_end(g.t, &g.l);
+	assert_true(g.l.n >= 8 && g.l.n < 10);
+	assert_int_equal(g.l.n_errors, 1);
+	assert_non_null(strstr(g.l.error, "truncated"));
+	growing_close(&g);
 }
 
 void follow_holds_items_until_every_stream_is_past_them(void **state)
 {
 	uint64_t base = mono_ns() + 60000000000ULL;
-	struct seen_list l = { 0 };
-	struct ltt_trace *t;
-	struct fx_writer w;
-	char buf[256];
-	const char *dir;
+	struct live v;
 
 	(void)state;
-	dir = follow_dir("hold", buf, sizeof(buf));
-	open_writer(&w, dir, 2, 4096);
-	t = ltt_trace_follow(dir, 2);
-	assert_non_null(t);
-	event(&w, 1, base + 100, 1);
-	assert_int_equal(fx_flush(&w, 1, base + 200), 0);
-	event(&w, 0, base + 300, 2);
-	event(&w, 0, base + 400, 3);
-	assert_int_equal(fx_flush(&w, 0, base + 450), 0);
+	live_start(&v, "hold", 2);
+	live_follow(&v, 2);
+	event(&v.w, 1, base + 100, 1);
+	/* cpu 0 may still have records from 0 on: 100 waits */
+	assert_int_equal(live_flush(&v, 1, base + 200), 0);
+	event(&v.w, 0, base + 300, 2);
+	event(&v.w, 0, base + 400, 3);
 	/* cpu 1 may still have records from 200 on: 300 waits */
-	assert_int_equal(drain(t, &l), LTT_TRACE_WAIT);
-	assert_int_equal(l.n, 1);
-	event(&w, 1, base + 500, 4);
-	assert_int_equal(fx_flush(&w, 1, base + 600), 0);
-	assert_int_equal(drain(t, &l), LTT_TRACE_WAIT);
-	assert_int_equal(l.n, 3);
-	assert_int_equal(l.v[2].item.ts, base + 400);
-	assert_int_equal(fx_close(&w, base + 700), 0);
-	drain_end(t, &l);
-	assert_int_equal(l.n, 4);
-	ltt_trace_close(t);
-	seen_free(&l);
-	remove_copy(dir);
+	assert_int_equal(live_flush(&v, 0, base + 450), 1);
+	event(&v.w, 1, base + 500, 4);
+	assert_int_equal(live_flush(&v, 1, base + 600), 3);
+	assert_int_equal(v.l.v[2].item.ts, base + 400);
+	live_end(&v, base + 700);
+	assert_int_equal(v.l.n, 4);
+	live_free(&v);
 }
 
 void follow_waits_for_streams_not_created_yet(void **state)
 {
 	uint64_t base = mono_ns() + 60000000000ULL;
-	char buf[256], cpu1[512], hidden[512];
-	struct seen_list l = { 0 };
-	struct ltt_trace *t;
-	struct fx_writer w;
-	const char *dir;
+	char cpu1[512], hidden[512];
+	struct live v;
 
 	(void)state;
-	dir = follow_dir("late", buf, sizeof(buf));
-	open_writer(&w, dir, 2, 4096);
+	live_start(&v, "late", 2);
 	/* a stream file appears with its first packet */
-	snprintf(cpu1, sizeof(cpu1), "%s/channel0_1", dir);
-	snprintf(hidden, sizeof(hidden), "%s/later", dir);
+	snprintf(cpu1, sizeof(cpu1), "%s/channel0_1", v.dir);
+	snprintf(hidden, sizeof(hidden), "%s/later", v.dir);
 	assert_int_equal(rename(cpu1, hidden), 0);
-	t = ltt_trace_follow(dir, 2);
-	assert_non_null(t);
-	event(&w, 0, base + 100, 1);
-	assert_int_equal(fx_flush(&w, 0, base + 200), 0);
-	assert_int_equal(drain(t, &l), LTT_TRACE_WAIT);
-	assert_int_equal(l.n, 0);
-	event(&w, 1, base + 150, 2);
-	assert_int_equal(fx_flush(&w, 1, base + 300), 0);
+	live_follow(&v, 2);
+	event(&v.w, 0, base + 100, 1);
+	assert_int_equal(live_flush(&v, 0, base + 200), 0);
+	event(&v.w, 1, base + 150, 2);
+	assert_int_equal(live_flush(&v, 1, base + 300), 0);
 	assert_int_equal(rename(hidden, cpu1), 0);
-	assert_int_equal(drain(t, &l), LTT_TRACE_WAIT);
-	assert_int_equal(l.n, 2);
-	assert_int_equal(l.v[1].item.cpu, 1);
-	assert_int_equal(fx_close(&w, base + 400), 0);
-	drain_end(t, &l);
-	ltt_trace_close(t);
-	seen_free(&l);
-	remove_copy(dir);
+	assert_int_equal(drain(v.t, &v.l), LTT_TRACE_WAIT);
+	assert_int_equal(v.l.n, 2);
+	assert_int_equal(v.l.v[1].item.cpu, 1);
+	live_end(&v, base + 400);
+	live_free(&v);
 }
 
 void follow_gives_an_item_once_it_is_old(void **state)
 {
-	struct seen_list l = { 0 };
 	uint64_t start, waited;
-	struct ltt_trace *t;
-	struct fx_writer w;
-	char buf[256];
-	const char *dir;
+	struct live v;
 
 	(void)state;
-	dir = follow_dir("lag", buf, sizeof(buf));
-	open_writer(&w, dir, 2, 4096);
-	t = ltt_trace_follow(dir, 2);
-	assert_non_null(t);
+	live_start(&v, "lag", 2);
+	live_follow(&v, 2);
 	/* cpu 1 says nothing: cpu 0's event goes when it is old enough */
 	start = mono_ns();
-	event(&w, 0, start, 1);
-	assert_int_equal(fx_flush(&w, 0, start + 1), 0);
-	while (drain(t, &l) == LTT_TRACE_WAIT && !l.n)
+	event(&v.w, 0, start, 1);
+	live_flush(&v, 0, start + 1);
+	while (drain(v.t, &v.l) == LTT_TRACE_WAIT && !v.l.n)
 		usleep(10000);
 	waited = mono_ns() - start;
-	assert_int_equal(l.n, 1);
+	assert_int_equal(v.l.n, 1);
 	assert_true(waited >= LTT_FOLLOW_LAG_MS * 1000000ULL);
 	assert_true(waited < 1000000000ULL);
-	assert_int_equal(fx_close(&w, mono_ns()), 0);
-	drain_end(t, &l);
-	ltt_trace_close(t);
-	seen_free(&l);
-	remove_copy(dir);
+	live_end(&v, mono_ns());
+	live_free(&v);
 }
 
 /* Write the metadata of @reg into DIR/metadata through a rename. */
@@ -360,58 +373,42 @@ static void replace_metadata(const char *dir, const struct ltt_registry *reg)
 void follow_reads_the_metadata_again(void **state)
 {
 	uint64_t base = mono_ns() + 60000000000ULL;
-	struct ltt_registry reg, kernel;
-	struct seen_list l = { 0 };
+	struct ltt_registry custom;
 	int64_t value[] = { 42 };
-	struct ltt_trace *t;
-	struct fx_writer w;
-	char buf[256];
-	const char *dir;
+	struct live v;
 
 	(void)state;
-	dir = follow_dir("metadata", buf, sizeof(buf));
-	assert_int_equal(fx_registry(&reg), 0);
-	assert_int_equal(fx_registry_add_custom(&reg, 1), 0);
-	assert_int_equal(fx_open(&w, dir, &reg, 1, 4096, FX_CLOCK_OFFSET), 0);
-	/* the trace began before the custom event was created */
-	assert_int_equal(fx_registry(&kernel), 0);
-	replace_metadata(dir, &kernel);
-	t = ltt_trace_follow(dir, 1);
-	assert_non_null(t);
-	event(&w, 0, base + 100, 1);
-	assert_int_equal(fx_event(&w, 0, base + 200, "custom_0", value, NULL), 0);
-	assert_int_equal(fx_flush(&w, 0, base + 300), 0);
-	assert_int_equal(drain(t, &l), LTT_TRACE_WAIT);
-	assert_int_equal(l.n, 1);
-	replace_metadata(dir, &w.reg);
-	assert_int_equal(drain(t, &l), LTT_TRACE_WAIT);
-	assert_int_equal(l.n, 2);
-	assert_string_equal(l.v[1].name, "custom_0");
-	assert_int_equal(l.v[1].f[0], 42);
-	assert_int_equal(fx_close(&w, base + 400), 0);
-	drain_end(t, &l);
-	assert_int_equal(l.n_errors, 0);
-	ltt_trace_close(t);
-	ltt_registry_free(&kernel);
-	seen_free(&l);
-	remove_copy(dir);
+	live_start(&v, "metadata", 1);
+	/* the custom event is created once the trace has begun */
+	assert_int_equal(fx_registry(&custom), 0);
+	assert_int_equal(fx_registry_add_custom(&custom, 1), 0);
+	live_follow(&v, 1);
+	assert_int_equal(fx_registry_add_custom(&v.w.reg, 1), 0);
+	event(&v.w, 0, base + 100, 1);
+	assert_int_equal(fx_event(&v.w, 0, base + 200, "custom_0", value,
+				  NULL), 0);
+	assert_int_equal(live_flush(&v, 0, base + 300), 1);
+	replace_metadata(v.dir, &custom);
+	assert_int_equal(drain(v.t, &v.l), LTT_TRACE_WAIT);
+	assert_int_equal(v.l.n, 2);
+	assert_string_equal(v.l.v[1].name, "custom_0");
+	assert_int_equal(v.l.v[1].f[0], 42);
+	live_end(&v, base + 400);
+	assert_int_equal(v.l.n_errors, 0);
+	ltt_registry_free(&custom);
+	live_free(&v);
 }
 
 void follow_tells_whether_the_writer_is_done(void **state)
 {
-	struct ltt_trace *t;
-	struct fx_writer w;
-	char buf[256];
-	const char *dir;
+	struct live v;
 
 	(void)state;
-	dir = follow_dir("writer", buf, sizeof(buf));
-	open_writer(&w, dir, 2, 4096);
-	t = ltt_trace_follow(dir, 2);
-	assert_non_null(t);
-	assert_int_equal(ltt_trace_writing(t), 1);
-	assert_int_equal(fx_close(&w, 1), 0);
-	assert_int_equal(ltt_trace_writing(t), 0);
-	ltt_trace_close(t);
-	remove_copy(dir);
+	live_start(&v, "writer", 2);
+	live_follow(&v, 2);
+	assert_int_equal(ltt_trace_writing(v.t), 1);
+	assert_int_equal(fx_close(&v.w, 1), 0);
+	assert_int_equal(ltt_trace_writing(v.t), 0);
+	ltt_trace_close(v.t);
+	remove_copy(v.dir);
 }

@@ -1,0 +1,279 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The `ltt watch` test, in the guest (ltt.script=watch-test.sh; the host
+# side is scripts/watch-test.sh).  Every script that ships runs on
+# workloads whose culprits are known, and must name them:
+#
+#  1. lttd records a workload (a process rewrites a file, one unlinks a
+#     file, one kills a sleeping process, syscalls); each script follows
+#     the directory lttd writes (ltt watch -f), then runs on the finished
+#     trace: both must print the same, and name the culprits;
+#  2. each script records a workload itself (ltt watch -- CMD) and must
+#     name its culprit; on the trace it kept it must print the same again;
+#  3. live, every event must reach a script within a second.
+#
+# The samples' kprobe modules (ltt_unlink.ko, ltt_kill.ko) are loaded
+# when the initramfs has them: who-unlinked then names its culprit from
+# the unlink event, else from its list of suspects; who-unlinked and
+# who-killed then run again without them.  Traces and outputs
+# go to /dev/vda as a tar, for the host to run its own ltt on them.
+#
+#   watch-test.sh               the test
+#   watch-test.sh ROLE [ARGS]   one part of a workload (see below)
+
+W=/tmp/w
+S=/usr/share/ltt/scripts
+SCRIPTS="allcounts syscalls syscalls-by-pid syscall-times-for-pid who-modified who-unlinked who-killed"
+self=/ltt/watch-test.sh
+# by its path: a bare "sh" would run as /proc/self/exe, named "exe"
+sh=/bin/sh
+
+# ---------------------------------------------------------------- roles
+# Each culprit writes its pid to $W/NAME.pid and execs a busybox applet
+# by its path, so that the process keeps its pid and is named after it.
+
+role() {
+	case $1 in
+	rewrite)	# tee opens the file and writes to that descriptor
+		echo $$ >$W/rewriter.pid
+		exec /usr/bin/tee $W/watched </etc/passwd >/dev/null ;;
+	unlink)
+		echo $$ >$W/unlinker.pid
+		exec /bin/rm $W/victim ;;
+	kill)
+		echo $$ >$W/killer.pid
+		exec /bin/kill -TERM "$2" ;;
+	syscalls)	# the shell's own calls: open, write, read, close, dup2
+		echo $$ >$W/syscaller.pid
+		i=0
+		while [ $i -lt 40 ]; do
+			echo $i >$W/junk
+			read -r line <$W/junk
+			i=$((i + 1))
+		done
+		/bin/true ;;
+	workload)	# phase 1, under lttd: every culprit, once $W/go exists
+		echo $$ >$W/workload.pid
+		while [ ! -e $W/go ]; do sleep 0.1; done
+		$sh $self syscalls
+		$sh $self rewrite
+		$sh $self unlink
+		$sh $self kill "$2"
+		sleep 0.3 ;;
+	slow)		# a quiet workload: events now and then
+		for i in 1 2 3 4 5 6 7 8; do
+			sleep 0.25
+			/bin/true
+		done ;;
+	*)
+		echo "watch-test.sh: no role $1" >&2
+		exit 2 ;;
+	esac
+}
+
+# ---------------------------------------------------------------- checks
+
+checks=0
+failed=0
+
+ok() {
+	checks=$((checks + 1))
+	echo "ok $checks $1"
+}
+
+bad() {
+	checks=$((checks + 1))
+	failed=$((failed + 1))
+	echo "not ok $checks $1"
+}
+
+# expect NAME REGEX FILE: a line of FILE matches REGEX
+expect() {
+	if grep -qE "$2" "$3"; then
+		ok "$1"
+	else
+		bad "$1: no line matches '$2' in $3:"
+		sed 's/^/#   /' "$3"
+	fi
+}
+
+# same NAME FILE1 FILE2: the two outputs are the same, and not empty
+same() {
+	if [ -s "$2" ] && cmp -s "$2" "$3"; then
+		ok "$1"
+	else
+		bad "$1: $2 and $3 differ (or are empty):"
+		diff "$2" "$3" | sed 's/^/#   /'
+	fi
+}
+
+# The -a arguments of script $1 in the case at hand.
+args_of() {
+	case $1 in
+	who-modified)	echo "-a $W/watched" ;;
+	who-unlinked)	echo "-a $W/victim" ;;
+	who-killed)	echo "-a $victim" ;;
+	syscall-times-for-pid) echo "-a $target" ;;
+	esac
+}
+
+# What script $1 must find in its output $2.
+expect_answer() {
+	case $1 in
+	who-modified)
+		expect "$3: who-modified names the rewriter" \
+			"modified by pid $(cat $W/rewriter.pid) \[tee\]" "$2" ;;
+	who-unlinked)
+		expect "$3: who-unlinked names the unlinker" \
+			"pid $(cat $W/unlinker.pid) \[rm\]" "$2" ;;
+	who-killed)
+		expect "$3: who-killed names the killer" \
+			"^pid $victim \[sleep\] killed by pid $(cat $W/killer.pid) \[kill\] with signal 15 " "$2" ;;
+	syscall-times-for-pid)
+		expect "$3: syscall-times-for-pid times pid $target" \
+			"^  [a-z0-9_]+ +[0-9]+ ns for [0-9]+ calls$" "$2" ;;
+	syscalls)
+		expect "$3: syscalls counts write" "^ +[0-9]+  write$" "$2" ;;
+	syscalls-by-pid)
+		expect "$3: syscalls-by-pid has the syscall workload" \
+			"^PID: $(cat $W/syscaller.pid) \[sh\] [0-9]+$" "$2" ;;
+	allcounts)
+		expect "$3: allcounts counts sched_change" \
+			"^ +[0-9]+  sched_change$" "$2" ;;
+	esac
+}
+
+# Run script $1 offline on trace $2 into $3, and note the case for the
+# host to run again.
+offline() {
+	ltt watch $S/$1.lua $(args_of $1) $2 >$3 2>&1
+	echo "$3 $2 $1 $(args_of $1)" >>$W/cases
+}
+
+wait_file() {
+	n=0
+	while [ ! -s "$1" ] && [ $n -lt 300 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+
+# ---------------------------------------------------------------- phases
+
+# 1: lttd records the workload; the scripts follow it, then read it.
+phase_lttd() {
+	echo "# watch-test: 1. lttd records; ltt watch -f follows; ltt watch reads"
+	echo original >$W/watched
+	echo doomed >$W/victim
+	/bin/sleep 1000 &
+	victim=$!
+	lttd -q -o $W/lttd -- $sh $self workload $victim &
+	lttd=$!
+	wait_file $W/workload.pid
+	target=$(cat $W/workload.pid)
+	pids=
+	for s in $SCRIPTS; do
+		timeout 120 ltt watch -f $S/$s.lua $(args_of $s) $W/lttd \
+			>$W/follow-$s.out 2>&1 &
+		pids="$pids $!"
+	done
+	sleep 1		# the followers are reading
+	touch $W/go
+	wait $lttd || bad "lttd: exit status $?"
+	for p in $pids; do
+		wait $p || echo "# a follower exited with status $?"
+	done
+	for s in $SCRIPTS; do
+		offline $s $W/lttd $W/offline-$s.out
+		same "lttd: $s -f = offline" $W/follow-$s.out $W/offline-$s.out
+		expect_answer $s $W/offline-$s.out lttd
+	done
+}
+
+# 2: each script of $2 records its own workload, then reads what it kept;
+# $1 names the round.
+phase_record() {
+	echo "# watch-test: 2. ltt watch -- CMD records ($1); then reads the trace it kept"
+	for s in $2; do
+		echo original >$W/watched
+		echo doomed >$W/victim
+		/bin/sleep 1000 &
+		victim=$!
+		cmd="$sh $self syscalls"
+		case $s in
+		who-modified)	cmd="$sh $self rewrite" ;;
+		who-unlinked)	cmd="$sh $self unlink" ;;
+		who-killed)	cmd="$sh $self kill $victim" ;;
+		syscall-times-for-pid)
+			# a task of known pid that starts when the recording does
+			$sh -c "echo \$\$ >$W/target.pid; while [ ! -e $W/go-$s ]; do sleep 0.05; done; exec $sh $self syscalls" &
+			wait_file $W/target.pid
+			target=$(cat $W/target.pid)
+			cmd="$sh -c 'touch $W/go-$s; while [ -e /proc/$target ]; do sleep 0.05; done'" ;;
+		esac
+		rm -rf $W/$1-$s
+		eval timeout 120 ltt watch -o $W/$1-$s $S/$s.lua $(args_of $s) \
+			-- $cmd >$W/$1-$s.out 2>&1 ||
+			bad "$1: ltt watch $s: exit status $?"
+		kill $victim 2>/dev/null
+		wait $victim 2>/dev/null
+		expect_answer $s $W/$1-$s.out $1
+		offline $s $W/$1-$s $W/$1-reread-$s.out
+		same "$1: $s live = offline" $W/$1-$s.out $W/$1-reread-$s.out
+	done
+}
+
+# 3: the lag of every event when it reaches a script, live.
+phase_latency() {
+	echo "# watch-test: 3. every event reaches the script within a second"
+	cat >$W/lag.lua <<-'EOF'
+		local max, n = 0, 0
+		function any_event(e)
+			local lag = ltt.now() - e.ts
+			if lag > max then max = lag end
+			n = n + 1
+		end
+		function end_watch()
+			print(string.format("max lag %d ms over %d events", max // 1000000, n))
+		end
+	EOF
+	timeout 60 ltt watch $W/lag.lua -- $sh $self slow >$W/lag-record.out 2>&1
+	cat $W/lag-record.out
+	expect "latency: ltt watch -- CMD" "^max lag [0-9]{1,3} ms over [0-9]+ events$" $W/lag-record.out
+	timeout 60 ltt watch -f $W/lag.lua $W/lag-lttd >$W/lag-follow.out 2>&1 &
+	follower=$!
+	sleep 0.5
+	lttd -q -o $W/lag-lttd -- $sh $self slow
+	wait $follower
+	cat $W/lag-follow.out
+	expect "latency: ltt watch -f" "^max lag [0-9]{1,3} ms over [0-9]+ events$" $W/lag-follow.out
+}
+
+main() {
+	ip link set lo up 2>/dev/null
+	rm -rf $W
+	mkdir -p $W
+	for m in ltt_unlink ltt_kill; do
+		[ -f /ltt/$m.ko ] && insmod /ltt/$m.ko && echo "# watch-test: $m.ko loaded"
+	done
+	phase_lttd
+	phase_record record "$SCRIPTS"
+	phase_latency
+	# without the samples' custom events, from the static events alone
+	if lsmod | grep -q ltt_; then
+		rmmod ltt_unlink ltt_kill
+		phase_record plain "who-unlinked who-killed"
+	fi
+	echo "# watch-test: $checks checks, $failed failed"
+	if [ -b /dev/vda ]; then
+		tar cf /dev/vda -C /tmp w && echo "# watch-test: traces and outputs written to /dev/vda"
+	fi
+	[ $failed = 0 ]
+}
+
+if [ $# -gt 0 ]; then
+	role "$@"
+else
+	main
+fi
