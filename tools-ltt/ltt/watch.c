@@ -72,8 +72,10 @@ struct watch_cmd {
 
 	struct watch *w;
 	struct ltt_trace *t;
+	bool live;			/* following or recording */
 	pid_t recorder;			/* the child recording, or -1 */
 	int recorder_status;		/* its exit status, once it ended */
+	bool no_lease;			/* cannot tell when lttd is done */
 	bool failed;			/* the script failed */
 };
 
@@ -275,14 +277,13 @@ static int watch_open_live(struct watch_cmd *c)
 /* Following: is the writer done?  Tells once when it cannot tell. */
 static bool watch_writer_done(struct watch_cmd *c)
 {
-	static bool told;
 	int writing;
 
 	if (c->recording)
 		return recorder_ended(c);
 	writing = ltt_trace_writing(c->t);
-	if (writing < 0 && !told) {
-		told = true;
+	if (writing < 0 && !c->no_lease) {
+		c->no_lease = true;
 		warnx_cmd(CMD, "%s: stop the watch with Ctrl-C", ltt_error());
 	}
 	return !writing;
@@ -297,7 +298,9 @@ static void watch_stop_writer(struct watch_cmd *c)
 
 /*
  * Feed the script every item until the end of the trace, ltt.stop_trace()
- * or an error.  Returns -1 when the script failed.
+ * or an error.  Ctrl-C ends a trace read as it is at once; a live one
+ * ends whole: the recorder stops, what it wrote is read.  Returns -1 when
+ * the script failed.
  */
 static int watch_feed(struct watch_cmd *c)
 {
@@ -310,7 +313,7 @@ static int watch_feed(struct watch_cmd *c)
 		if (ret == 1) {
 			if (watch_item(c->w, it))
 				return -1;
-			if (watch_stopped(c->w))
+			if (watch_stopped(c->w) || (got_stop && !c->live))
 				return 0;
 			continue;
 		}
@@ -343,7 +346,8 @@ static int watch_run(struct watch_cmd *c)
 {
 	int status = 0;
 
-	if (c->dir && !c->follow) {
+	c->live = c->follow || c->recording;
+	if (!c->live) {
 		c->t = open_trace_or_die(CMD, c->dir);
 	} else {
 		/* a live watch prints as it goes */

@@ -101,7 +101,20 @@ static const char *script_prefix(int line)
 	return buf;
 }
 
+/* The script's output file, closed with the Lua state. */
 #define OUT_OPEN	"local out = assert(io.open(arg[1], 'w'))\n"
+
+/* Run @text on @dir: it must end well and write @want. */
+static void run_ok(const char *text, const char *dir, const char *arg2,
+		   const char *want)
+{
+	struct run r;
+
+	run(text, dir, arg2, &r);
+	if (r.failed_at)
+		fail_msg("the script failed (%d): %s", r.failed_at, r.error);
+	assert_string_equal(r.out, want);
+}
 
 void watch_calls_callbacks_by_event_name(void **state)
 {
@@ -115,7 +128,7 @@ void watch_calls_callbacks_by_event_name(void **state)
 	    "function fs_open(e) n.open = n.open + 1 end\n"
 	    "function process_fork(e) n.fork = n.fork + 1 end\n"
 	    "function end_watch()\n"
-	    "  out:write(n.entry, ' ', n.open, ' ', n.fork) out:close()\n"
+	    "  out:write(n.entry, ' ', n.open, ' ', n.fork)\n"
 	    "end\n", FIXTURE("basic"), NULL, &r);
 	assert_int_equal(r.failed_at, 0);
 	snprintf(want, sizeof(want), "%d 1 1", FX_BASIC_ENTRIES);
@@ -125,46 +138,36 @@ void watch_calls_callbacks_by_event_name(void **state)
 
 void watch_event_table_holds_context_and_fields(void **state)
 {
-	struct run r;
-
 	(void)state;
-	run(OUT_OPEN
-	    "function syscall_entry(e)\n"
-	    "  if e.id ~= 110 then return end\n"
-	    "  out:write(string.format('%d %d %d %d %s %s %s %d %d\\n', e.ts,\n"
-	    "    e.cpu, e.pid, e.tid, e.comm, e.name, e.event, e.id, e.ip))\n"
-	    "  ltt.stop_trace()\n"
-	    "end\n"
-	    "function end_watch() out:close() end\n",
-	    FIXTURE("basic"), NULL, &r);
-	assert_int_equal(r.failed_at, 0);
-	assert_true(r.stopped);
-	assert_string_equal(r.out, "1000010000 0 101 101 worker syscall_entry syscall_entry 110 139637980925952\n");
+	run_ok(OUT_OPEN
+	       "function syscall_entry(e)\n"
+	       "  if e.id ~= 110 then return end\n"
+	       "  out:write(string.format('%d %d %d %d %s %s %s %d %d\\n', e.ts,\n"
+	       "    e.cpu, e.pid, e.tid, e.comm, e.name, e.event, e.id, e.ip))\n"
+	       "  ltt.stop_trace()\n"
+	       "end\n",
+	       FIXTURE("basic"), NULL,
+	       "1000010000 0 101 101 worker syscall_entry syscall_entry 110 139637980925952\n");
 }
 
 void watch_fields_shadow_the_context(void **state)
 {
-	struct run r;
-
 	(void)state;
 	/* process_signal's pid is the target; tid is the task sending */
-	run(OUT_OPEN
-	    "function process_signal(e)\n"
-	    "  out:write(e.pid, ' ', e.tid, ' ', e.comm, ' ', e.sig, '\\n')\n"
-	    "end\n"
-	    "function unlink(e) out:write(e.name, ' ', e.event, '\\n') end\n"
-	    "function fs_open(e)\n"
-	    "  out:write(math.type(e.fd), ' ', type(e.filename), ' ', e.filename, '\\n')\n"
-	    "end\n"
-	    "function end_watch() out:close() end\n",
-	    FIXTURE("culprits"), NULL, &r);
-	assert_int_equal(r.failed_at, 0);
-	assert_string_equal(r.out,
-			    "integer string /tmp/watched\n"
-			    "304 303 killer 17\n"
-			    "304 303 killer 15\n"
-			    "/tmp/victim unlink\n"
-			    "other unlink\n");
+	run_ok(OUT_OPEN
+	       "function process_signal(e)\n"
+	       "  out:write(e.pid, ' ', e.tid, ' ', e.comm, ' ', e.sig, '\\n')\n"
+	       "end\n"
+	       "function unlink(e) out:write(e.name, ' ', e.event, '\\n') end\n"
+	       "function fs_open(e)\n"
+	       "  out:write(math.type(e.fd), ' ', type(e.filename), ' ', e.filename, '\\n')\n"
+	       "end\n",
+	       FIXTURE("culprits"), NULL,
+	       "integer string /tmp/watched\n"
+	       "304 303 killer 17\n"
+	       "304 303 killer 15\n"
+	       "/tmp/victim unlink\n"
+	       "other unlink\n");
 }
 
 void watch_reports_syntax_errors_with_their_line(void **state)
@@ -213,7 +216,7 @@ void watch_stop_trace_ends_after_the_callback(void **state)
 	    "  n = n + 1\n"
 	    "  if n == 3 then ltt.stop_trace() end\n"
 	    "end\n"
-	    "function end_watch() out:write(n) out:close() end\n",
+	    "function end_watch() out:write(n) end\n",
 	    FIXTURE("basic"), NULL, &r);
 	assert_int_equal(r.failed_at, 0);
 	assert_true(r.stopped);
@@ -262,30 +265,24 @@ void watch_builtins_are_not_callbacks(void **state)
 	assert_int_equal(r.failed_at, 0);
 	assert_int_equal(r.items, 1);
 	/* the script's own function of that name is one */
-	run(OUT_OPEN
-	    "function error(e) out:write(e.value) out:close() end\n",
-	    dir, NULL, &r);
-	assert_int_equal(r.failed_at, 0);
-	assert_string_equal(r.out, "7");
+	run_ok(OUT_OPEN "function error(e) out:write(e.value) end\n", dir,
+	       NULL, "7");
 	remove_copy(dir);
 }
 
 void watch_any_event_gets_the_events_without_a_callback(void **state)
 {
 	char want[64];
-	struct run r;
 
 	(void)state;
-	run(OUT_OPEN
-	    "local own, any = 0, 0\n"
-	    "function syscall_entry(e) own = own + 1 end\n"
-	    "function any_event(e) any = any + 1 end\n"
-	    "function end_watch() out:write(own, ' ', any) out:close() end\n",
-	    FIXTURE("basic"), NULL, &r);
-	assert_int_equal(r.failed_at, 0);
 	snprintf(want, sizeof(want), "%d %d", FX_BASIC_ENTRIES,
 		 FX_BASIC_EVENTS - FX_BASIC_ENTRIES);
-	assert_string_equal(r.out, want);
+	run_ok(OUT_OPEN
+	       "local own, any = 0, 0\n"
+	       "function syscall_entry(e) own = own + 1 end\n"
+	       "function any_event(e) any = any + 1 end\n"
+	       "function end_watch() out:write(own, ' ', any) end\n",
+	       FIXTURE("basic"), NULL, want);
 }
 
 void watch_lost_sees_every_range(void **state)
@@ -294,57 +291,50 @@ void watch_lost_sees_every_range(void **state)
 	struct run r;
 
 	(void)state;
-	run(OUT_OPEN
-	    "local events, packets = 0, 0\n"
-	    "function lost(cpu, count, lost_packets, ts)\n"
-	    "  assert(cpu == 0 and ts > 0)\n"
-	    "  events, packets = events + count, packets + lost_packets\n"
-	    "end\n"
-	    "function end_watch() out:write(events, ' ', packets) out:close() end\n",
-	    FIXTURE("lossy"), NULL, &r);
-	assert_int_equal(r.failed_at, 0);
 	snprintf(want, sizeof(want), "%d %d", FX_LOSSY_LOST, FX_LOSSY_GAP);
-	assert_string_equal(r.out, want);
-	assert_int_equal(r.unseen_lost, 0);
-
+	run_ok(OUT_OPEN
+	       "local events, packets = 0, 0\n"
+	       "function lost(cpu, count, lost_packets, ts)\n"
+	       "  assert(cpu == 0 and ts > 0)\n"
+	       "  events, packets = events + count, packets + lost_packets\n"
+	       "end\n"
+	       "function end_watch() out:write(events, ' ', packets) end\n",
+	       FIXTURE("lossy"), NULL, want);
+	/* without lost(), the command tells the count */
 	run("", FIXTURE("lossy"), NULL, &r);
 	assert_int_equal(r.unseen_lost, FX_LOSSY_LOST);
 }
 
 void watch_helpers(void **state)
 {
-	struct run r;
-
 	(void)state;
 	setenv("TZ", "UTC", 1);
-	run(OUT_OPEN
-	    "local t = {}\n"
-	    "t[#t + 1] = ltt.syscall_name(39) .. ' ' .. ltt.syscall_name(99999)\n"
-	    "t[#t + 1] = ltt.syscall_nr('read') .. ' ' .. tostring(ltt.syscall_nr('nope'))\n"
-	    "t[#t + 1] = tostring(ltt.same_file('/tmp/a', 'a')) .. tostring(ltt.same_file('./a', '/tmp/a'))\n"
-	    "  .. tostring(ltt.same_file('/tmp/ba', 'a')) .. tostring(ltt.same_file('/x/a', '/y/a'))\n"
-	    "local keys = {}\n"
-	    "for k, v in ltt.sorted({ b = 1, a = 2, [3] = 0, [1] = 5 }) do keys[#keys + 1] = k end\n"
-	    "for k, v in ltt.sorted({ b = 1, a = 2, c = 2 }, true) do keys[#keys + 1] = k end\n"
-	    "t[#t + 1] = table.concat(keys, ',')\n"
-	    "t[#t + 1] = arg[0]:match('%.lua$') .. ' ' .. tostring(arg[2]) .. ' ' .. select('#', ...)\n"
-	    "function fs_close(e)\n"
-	    "  if #t == 5 then\n"
-	    "    t[#t + 1] = ltt.file(e.pid, e.fd) .. ' ' .. tostring(ltt.file(e.pid, 9))\n"
-	    "      .. ' ' .. ltt.comm(101) .. ' ' .. ltt.comm(4242) .. ' ' .. ltt.clock(e.ts)\n"
-	    "  end\n"
-	    "end\n"
-	    "function end_watch()\n"
-	    "  assert(ltt.now() > 0)\n"
-	    "  out:write(table.concat(t, '\\n')) out:close()\n"
-	    "end\n",
-	    FIXTURE("basic"), "two", &r);
-	assert_int_equal(r.failed_at, 0);
-	assert_string_equal(r.out,
-			    "getpid #99999\n"
-			    "0 nil\n"
-			    "truetruefalsefalse\n"
-			    "1,3,a,b,a,c,b\n"
-			    ".lua two 2\n"
-			    "/etc/inittab nil worker ? 00:00:01.000500900");
+	run_ok(OUT_OPEN
+	       "local t = {}\n"
+	       "t[#t + 1] = ltt.syscall_name(39) .. ' ' .. ltt.syscall_name(99999)\n"
+	       "t[#t + 1] = ltt.syscall_nr('read') .. ' ' .. tostring(ltt.syscall_nr('nope'))\n"
+	       "t[#t + 1] = tostring(ltt.same_file('/tmp/a', 'a')) .. tostring(ltt.same_file('./a', '/tmp/a'))\n"
+	       "  .. tostring(ltt.same_file('/tmp/ba', 'a')) .. tostring(ltt.same_file('/x/a', '/y/a'))\n"
+	       "local keys = {}\n"
+	       "for k, v in ltt.sorted({ b = 1, a = 2, [3] = 0, [1] = 5 }) do keys[#keys + 1] = k end\n"
+	       "for k, v in ltt.sorted({ b = 1, a = 2, c = 2 }, true) do keys[#keys + 1] = k end\n"
+	       "t[#t + 1] = table.concat(keys, ',')\n"
+	       "t[#t + 1] = arg[0]:match('%.lua$') .. ' ' .. tostring(arg[2]) .. ' ' .. select('#', ...)\n"
+	       "function fs_close(e)\n"
+	       "  if #t == 5 then\n"
+	       "    t[#t + 1] = ltt.file(e.pid, e.fd) .. ' ' .. tostring(ltt.file(e.pid, 9))\n"
+	       "      .. ' ' .. ltt.comm(101) .. ' ' .. ltt.comm(4242) .. ' ' .. ltt.clock(e.ts)\n"
+	       "  end\n"
+	       "end\n"
+	       "function end_watch()\n"
+	       "  assert(ltt.now() > 0)\n"
+	       "  out:write(table.concat(t, '\\n'))\n"
+	       "end\n",
+	       FIXTURE("basic"), "two",
+	       "getpid #99999\n"
+	       "0 nil\n"
+	       "truetruefalsefalse\n"
+	       "1,3,a,b,a,c,b\n"
+	       ".lua two 2\n"
+	       "/etc/inittab nil worker ? 00:00:01.000500900");
 }
