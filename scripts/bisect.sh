@@ -14,6 +14,7 @@ KOBJ=$LTT_BUILD/kobj-bisect
 
 FRAGMENTS=("$LTT_ROOT/scripts/config/ltt.config")
 [[ -f $LTT_ROOT/selftests/config ]] && FRAGMENTS+=("$LTT_ROOT/selftests/config")
+FRAGMENTS+=("$LTT_ROOT/scripts/config/bisect.config")
 
 quilt_() { (cd "$KTREE" && quilt --quiltrc - "$@"); }
 
