@@ -11,7 +11,9 @@
 #     trace: both must print the same, and name the culprits;
 #  2. each script records a workload itself (ltt watch -- CMD) and must
 #     name its culprit; on the trace it kept it must print the same again;
-#  3. live, every event must reach a script within a second.
+#  3. live, every event must reach a script within a second;
+#  4. a script that fails while it records ends the watch with status 1
+#     and its file and line, and leaves a whole trace.
 #
 # The samples' kprobe modules (ltt_unlink.ko, ltt_kill.ko) are loaded
 # when the initramfs has them: who-unlinked then names its culprit from
@@ -224,6 +226,29 @@ phase_record() {
 	done
 }
 
+# A script that fails while it records: file and line, status 1, and
+# the trace it was recording is whole all the same.
+phase_error() {
+	echo "# watch-test: a script fails while it records"
+	printf 'function syscall_entry(e)\n\terror("boom")\nend\n' >$W/boom.lua
+	timeout 60 ltt watch -o $W/boom $W/boom.lua -- $sh $self syscalls \
+		>$W/boom.out 2>&1
+	rc=$?
+	if [ $rc = 1 ]; then
+		ok "error: ltt watch exits with status 1"
+	else
+		bad "error: ltt watch exits with status $rc, not 1"
+	fi
+	expect "error: the message names file and line" \
+		"^ltt watch: $W/boom.lua:2: boom$" $W/boom.out
+	if ltt report $W/boom >/dev/null 2>$W/boom-report.out; then
+		ok "error: the trace is whole"
+	else
+		bad "error: ltt report finds the trace damaged:"
+		sed 's/^/#   /' $W/boom-report.out
+	fi
+}
+
 # 3: the lag of every event when it reaches a script, live.
 phase_latency() {
 	echo "# watch-test: 3. every event reaches the script within a second"
@@ -259,6 +284,7 @@ main() {
 	done
 	phase_lttd
 	phase_record record "$SCRIPTS"
+	phase_error
 	phase_latency
 	# without the samples' custom events, from the static events alone
 	if lsmod | grep -q ltt_; then

@@ -309,12 +309,13 @@ static int watch_feed(struct watch_cmd *c)
 	int ret;
 
 	for (;;) {
+		/* start_watch() may have stopped it already */
+		if (watch_stopped(c->w) || (got_stop && !c->live))
+			return 0;
 		ret = ltt_trace_next(c->t, &it);
 		if (ret == 1) {
 			if (watch_item(c->w, it))
 				return -1;
-			if (watch_stopped(c->w) || (got_stop && !c->live))
-				return 0;
 			continue;
 		}
 		if (ret == 0)
