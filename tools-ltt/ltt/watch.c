@@ -239,7 +239,7 @@ static void watch_remove_temp(struct watch_cmd *c)
 	if (!c->temp_dir || !(d = opendir(c->temp)))
 		return;
 	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
 			unlinkat(dirfd(d), de->d_name, 0);
 	closedir(d);
 	rmdir(c->temp);
