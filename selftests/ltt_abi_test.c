@@ -91,17 +91,6 @@ static size_t make_arg(struct ltt_session *s, unsigned int cmd,
 	return 0;
 }
 
-/* An address that faults: a page mapped and unmapped again. */
-static void *unmapped_page(void)
-{
-	void *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-
-	if (p != MAP_FAILED)
-		munmap(p, 4096);
-	return p;
-}
-
 /* A new session with @c, or -1 and errno. */
 static int create(const struct ltt_create *c)
 {
@@ -199,7 +188,7 @@ TEST_F(abi, oversized_struct_with_zero_tail_is_accepted)
 /* An argument pointer that faults is EFAULT, for every command. */
 TEST_F(abi, bad_arg_pointer_fails_efault)
 {
-	void *bad = unmapped_page();
+	void *bad = ltt_unmapped_page();
 	union ltt_arg a;
 	unsigned int cmd;
 
@@ -221,7 +210,7 @@ TEST_F(abi, bad_arg_pointer_fails_efault)
 /* The user pointers inside SET_EVENTS, SET_PIDS and STATUS are checked. */
 TEST_F(abi, bad_pointer_inside_struct_fails_efault)
 {
-	void *bad = unmapped_page();
+	void *bad = ltt_unmapped_page();
 	union ltt_arg a;
 
 	ASSERT_NE(MAP_FAILED, bad);

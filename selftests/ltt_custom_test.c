@@ -235,17 +235,6 @@ TEST_F(custom, bad_definitions_fail)
 	close(fd2);
 }
 
-/* An address that faults: a page mapped and unmapped again. */
-static void *unmapped_page(void)
-{
-	void *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-
-	if (p != MAP_FAILED)
-		munmap(p, 4096);
-	return p;
-}
-
 /* What does not fit the type, or the ABI, is refused with its errno. */
 TEST_F(custom, bad_logs_fail)
 {
@@ -275,7 +264,7 @@ TEST_F(custom, bad_logs_fail)
 	EXPECT_EQ(-1, log_event(ints, r, 13));
 	EXPECT_EQ(EINVAL, errno) TH_LOG("13 bytes for a 12-byte record");
 	errno = 0;
-	EXPECT_EQ(-1, log_event(ints, unmapped_page(), 12));
+	EXPECT_EQ(-1, log_event(ints, ltt_unmapped_page(), 12));
 	EXPECT_EQ(EFAULT, errno);
 	errno = 0;
 	EXPECT_EQ(-1, log_event(self->s.fd, r, 12));

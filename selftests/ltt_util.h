@@ -187,6 +187,17 @@ static inline int ltt_read_cpulist(const char *path, cpu_set_t *set)
 	return top;
 }
 
+/* An address that faults: a page mapped and unmapped again. */
+static inline void *ltt_unmapped_page(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	return p;
+}
+
 /* The event registry, as LTT_CMD_EVENT_INFO describes it. */
 struct ltt_registry {
 	unsigned int n_events;
