@@ -17,14 +17,7 @@ TRACE=$LTT_BUILD/demo-trace
 main() {
 	local e2e=${1:-}
 
-	make -C "$LTT_ROOT/tools-ltt" -s all static
-	"$LTT_ROOT/scripts/kernel.sh"
-	"$LTT_ROOT/scripts/initramfs.sh"
-	rm -f "$DISK"
-	truncate -s 64M "$DISK"
-	LTT_APPEND="ltt.script=demo.sh ${LTT_APPEND:-}" \
-	LTT_QEMU_ARGS="-drive file=$DISK,format=raw,if=virtio ${LTT_QEMU_ARGS:-}" \
-		"$LTT_ROOT/scripts/boot.sh"
+	boot_guest_script demo.sh "$DISK" 64M
 	rm -rf "$TRACE"
 	tar -xf "$DISK" -C "$LTT_BUILD" ||
 		die "no trace on $DISK: see build/boot-$LTT_FLAVOUR.log"

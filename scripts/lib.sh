@@ -67,3 +67,19 @@ series_hash() {
 
 # Wall-clock seconds since $1 (a value of $SECONDS).
 elapsed() { echo "$((SECONDS - $1))s"; }
+
+# Build the tools, the kernel and the initramfs, then boot the guest to
+# run scripts/guest/$1 with a fresh raw disk $2 of size $3, on which the
+# guest script leaves its results as a tar archive (demo, watch-test).
+boot_guest_script() {
+	local script=$1 disk=$2 size=$3
+
+	make -C "$LTT_ROOT/tools-ltt" -s all static
+	"$LTT_ROOT/scripts/kernel.sh"
+	"$LTT_ROOT/scripts/initramfs.sh"
+	rm -f "$disk"
+	truncate -s "$size" "$disk"
+	LTT_APPEND="ltt.script=$script ${LTT_APPEND:-}" \
+	LTT_QEMU_ARGS="-drive file=$disk,format=raw,if=virtio ${LTT_QEMU_ARGS:-}" \
+		"$LTT_ROOT/scripts/boot.sh"
+}

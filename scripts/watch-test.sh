@@ -33,14 +33,7 @@ host_replay() {
 }
 
 main() {
-	make -C "$LTT_ROOT/tools-ltt" -s all static
-	"$LTT_ROOT/scripts/kernel.sh"
-	"$LTT_ROOT/scripts/initramfs.sh"
-	rm -f "$DISK"
-	truncate -s 256M "$DISK"
-	LTT_APPEND="ltt.script=watch-test.sh ${LTT_APPEND:-}" \
-	LTT_QEMU_ARGS="-drive file=$DISK,format=raw,if=virtio ${LTT_QEMU_ARGS:-}" \
-		"$LTT_ROOT/scripts/boot.sh"
+	boot_guest_script watch-test.sh "$DISK" 256M
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
 	tar -xf "$DISK" -C "$OUT" ||
