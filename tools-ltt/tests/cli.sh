@@ -54,6 +54,12 @@ check "stats by process" 1 "$(grep -cE '^ +101  worker +203$' <<<"$stats")"
 check "stats cpu time" 1 "$(grep -cE '^ +101  worker +0\.050210500 ' <<<"$stats")"
 check "stats times" 1 "$(grep -cE '^getppid +200 +100000 +500 +500 +500$' <<<"$stats")"
 check "stats lost" 1 "$("$ltt" stats "$fx/lossy" | grep -c '^Events lost: 42 (and 3 packets')"
+check "stats custom events" 3 \
+	"$("$ltt" stats "$fx/lossy" | sed -n '/^Custom events:/,/^$/p' | grep -c ' custom_')"
+check "stats kernel events hold no custom" 0 \
+	"$("$ltt" stats -n 0 "$fx/lossy" | sed -n '/^Events by type:/,/^$/p' | grep -c ' custom_')"
+"$ltt" log >/dev/null 2>&1; check "log without text" 2 "$?"
+check "log --help" 0 "$("$ltt" log --help >/dev/null; echo $?)"
 
 # errors: a message naming the problem, a non-zero status
 out=$("$ltt" report /nonexistent 2>&1); rc=$?
