@@ -11,6 +11,7 @@
 #   make demo         record a mixed workload in the guest: build/demo-trace/
 #   make e2e          the demo, then babeltrace2 and ltt report must agree
 #   make watch-test   every ltt watch script names its culprit in the guest
+#   make bench        LTT against ftrace under QEMU: the table of BENCHMARKS.md
 #   make cross        cross-compile kernel/ltt and the syscall tables
 #   make checkpatch   scripts/checkpatch.pl --strict on every patch
 #   make bisect       build every prefix of the series
@@ -25,7 +26,7 @@ export KSRC
 
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
 	cross checkpatch bisect deps clean help tools tools-test demo e2e \
-	watch-test
+	watch-test bench
 
 all: kernel
 
@@ -78,6 +79,9 @@ e2e: deps
 
 watch-test: deps
 	scripts/watch-test.sh
+
+bench: deps
+	scripts/bench.sh
 
 check: deps tools-test check-patches checkpatch boot e2e watch-test cross bisect
 

@@ -3,15 +3,22 @@
  * lttd: the LTT trace daemon.  Creates a session, streams every CPU's
  * buffer into a CTF trace directory until told to stop.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../ltt/ltt.h"
 #include "run.h"
 
+enum { LTTD_OPT_DISCARD = 512 };	/* lttd only: after run.h's keys */
+
 static const struct ltt_opt lttd_opts[] = {
-	{ 'o', "output", "DIR", "write the trace into DIR (required)" },
+	{ 'o', "output", "DIR", "write the trace into DIR (or --discard)" },
+	{ LTTD_OPT_DISCARD, "discard", NULL,
+	  "take every packet and drop it unwritten (benchmarks)" },
 	{ 's', "subbuf-size", "SIZE", "bytes per sub-buffer (power of two, 4k to 16M)" },
 	{ 'n', "subbufs", "COUNT", "sub-buffers per CPU (power of two, 2 to 1024)" },
 	{ LTTD_OPT_OVERWRITE, "overwrite", NULL,
@@ -23,21 +30,92 @@ static const struct ltt_opt lttd_opts[] = {
 	{ 'q', "quiet", NULL, "no progress line and no totals" },
 };
 
+/*
+ * --discard: a scratch trace directory whose stream files are links to
+ * /dev/null, so that each packet is taken, "written" with no copy, and
+ * given back; only the small metadata file is real.  Returns its path
+ * (static), or NULL.
+ */
+static const char *discard_dir(void)
+{
+	static char dir[4096];
+	const char *tmp = getenv("TMPDIR");
+	long cpu, n_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	char name[32];
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s/lttd-discard.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "lttd: mkdtemp %s: %s\n", dir, strerror(errno));
+		return NULL;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (cpu = 0; fd >= 0 && cpu < n_cpus; cpu++) {
+		snprintf(name, sizeof(name), LTT_STREAM_FMT, (unsigned int)cpu);
+		if (symlinkat("/dev/null", fd, name)) {
+			fprintf(stderr, "lttd: %s/%s: %s\n", dir, name,
+				strerror(errno));
+			break;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 || cpu < n_cpus)
+		return NULL;
+	return dir;
+}
+
+/* Remove the scratch directory of --discard. */
+static void discard_cleanup(const char *dir)
+{
+	long cpu, n_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	char path[4200];
+
+	for (cpu = 0; cpu < n_cpus; cpu++) {
+		snprintf(path, sizeof(path), "%s/" LTT_STREAM_FMT, dir,
+			 (unsigned int)cpu);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/metadata.new", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER("lttd", "[OPTIONS] -o DIR [-- CMD [ARGS]]",
+	struct opt_parser p = OPT_PARSER("lttd", "[OPTIONS] -o DIR|--discard [-- CMD [ARGS]]",
 		"Record the whole system into the CTF trace directory DIR until\n"
 		"SIGINT or SIGTERM, the time limit, or the end of CMD.  lttd(8) has\n"
 		"the details.",
 		lttd_opts);
 	struct lttd_config cfg = { .prog = "lttd" };
-	int c;
+	bool discard = false;
+	int c, ret;
 
-	while ((c = opt_next(&p, argc, argv)) != -1)
-		lttd_option(&cfg, &p, c);
-	if (!cfg.rec.dir)
-		opt_usage_error(&p, "no output directory: give -o DIR");
+	while ((c = opt_next(&p, argc, argv)) != -1) {
+		if (c == LTTD_OPT_DISCARD)
+			discard = true;
+		else
+			lttd_option(&cfg, &p, c);
+	}
+	if (discard && cfg.rec.dir)
+		opt_usage_error(&p, "--discard writes nothing: no -o DIR with it");
+	if (discard && cfg.rec.session.overwrite)
+		opt_usage_error(&p, "--discard and --overwrite: a flight recorder that keeps nothing");
+	if (!cfg.rec.dir && !discard)
+		opt_usage_error(&p, "no output directory: give -o DIR (or --discard)");
 	if (p.ind < argc)
 		cfg.cmd = argv + p.ind;
-	return lttd_run(&cfg);
+	if (discard) {
+		cfg.rec.dir = discard_dir();
+		if (!cfg.rec.dir)
+			return 1;
+	}
+	ret = lttd_run(&cfg);
+	if (discard)
+		discard_cleanup(cfg.rec.dir);
+	return ret;
 }

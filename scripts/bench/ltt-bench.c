@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ltt-bench: the workloads and the ftrace reader of `make bench`, run in
+ * the guest by scripts/guest/bench.sh.  Static; needs no LTT header.
+ *
+ *   ltt-bench flood N            N getppid() calls on CPU 0
+ *   ltt-bench mixed N WORK       N make-like jobs (see mixed())
+ *   ltt-bench cc WORK IN OUT     one "compiler": the child of a mixed job
+ *   ltt-bench ftrace-read CPU OUT
+ *                                copy per_cpu/cpuCPU/trace_pipe_raw to OUT
+ *                                (splice, as trace-cmd does) until SIGTERM,
+ *                                then the partial pages; prints bytes=
+ *
+ * flood and mixed print "ns=" (CLOCK_MONOTONIC, the workload only).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRACEFS "/sys/kernel/tracing"
+#define MIXED_DIR "/tmp/ltt-bench-mixed"
+#define SRC_SIZE 4096
+#define TCP_PORT 7901
+#define UDP_PORT 7902
+
+static const char *self = "/proc/self/exe";
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ltt-bench: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (errno)
+		fprintf(stderr, ": %s", strerror(errno));
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static unsigned long number(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end) {
+		errno = 0;
+		die("\"%s\" is not a number", s);
+	}
+	return v;
+}
+
+static void write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			die("write");
+		p += n;
+		len -= n;
+	}
+}
+
+static void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity %d", cpu);
+}
+
+/* The syscall flood: raw getppid(), which no libc caches. */
+static int flood(unsigned long n)
+{
+	uint64_t t0, t1;
+	unsigned long i;
+
+	pin_cpu(0);
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	t1 = now_ns();
+	printf("ns=%llu\n", (unsigned long long)(t1 - t0));
+	return 0;
+}
+
+/* FNV-1a over @buf, @rounds times: the compiler's work. */
+static uint64_t crunch(const unsigned char *buf, size_t len,
+		       unsigned long rounds)
+{
+	uint64_t h = 1469598103934665603ULL;
+	unsigned long r;
+	size_t i;
+
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < len; i++)
+			h = (h ^ buf[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* cc WORK IN OUT: read IN, crunch it, write OUT (an "object file"). */
+static int cc(unsigned long work, const char *in, const char *out)
+{
+	unsigned char buf[SRC_SIZE];
+	ssize_t n;
+	uint64_t h;
+	int fd;
+
+	fd = open(in, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("%s", in);
+	n = read(fd, buf, sizeof(buf));
+	if (n < 0)
+		die("read %s", in);
+	close(fd);
+	h = crunch(buf, n, work);
+	memcpy(buf, &h, sizeof(h));
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		die("%s", out);
+	write_all(fd, buf, n);
+	close(fd);
+	return 0;
+}
+
+/* A child that reads @fd to its end (a `make | tee log`); its pid. */
+static pid_t start_sink(int fd, int other)
+{
+	pid_t pid = fork();
+	char buf[4096];
+
+	if (pid < 0)
+		die("fork");
+	if (pid)
+		return pid;
+	close(other);
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	_exit(0);
+}
+
+/* A child serving loopback TCP (request, answer, close) and UDP echo. */
+static pid_t start_server(int tcp, int udp)
+{
+	struct pollfd pfd[2] = { { tcp, POLLIN, 0 }, { udp, POLLIN, 0 } };
+	char buf[256];
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid)
+		return pid;
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0)
+			continue;
+		if (pfd[0].revents & POLLIN) {
+			int c = accept(tcp, NULL, NULL);
+
+			if (c >= 0) {
+				if (read(c, buf, sizeof(buf)) > 0)
+					write_all(c, buf, 64);
+				close(c);
+			}
+		}
+		if (pfd[1].revents & POLLIN) {
+			struct sockaddr_in from;
+			socklen_t len = sizeof(from);
+			ssize_t n = recvfrom(udp, buf, sizeof(buf), 0,
+					     (struct sockaddr *)&from, &len);
+
+			if (n > 0)
+				sendto(udp, buf, n, 0,
+				       (struct sockaddr *)&from, len);
+		}
+	}
+}
+
+static int bound_socket(int type, int port)
+{
+	struct sockaddr_in a = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int one = 1, s = socket(AF_INET, type | SOCK_CLOEXEC, 0);
+
+	if (s < 0)
+		die("socket");
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)))
+		die("bind 127.0.0.1:%d (is lo up?)", port);
+	if (type == SOCK_STREAM && listen(s, 16))
+		die("listen");
+	return s;
+}
+
+/* One TCP request/answer and one UDP round trip to the server. */
+static void talk(int udp)
+{
+	struct sockaddr_in a = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	char buf[64] = "request";
+	int s;
+
+	a.sin_port = htons(TCP_PORT);
+	s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&a, sizeof(a)))
+		die("connect 127.0.0.1:%d", TCP_PORT);
+	write_all(s, buf, sizeof(buf));
+	while (read(s, buf, sizeof(buf)) > 0)
+		;
+	close(s);
+	a.sin_port = htons(UDP_PORT);
+	if (sendto(udp, buf, sizeof(buf), 0, (struct sockaddr *)&a,
+		   sizeof(a)) < 0 || recv(udp, buf, sizeof(buf), 0) < 0)
+		die("udp 127.0.0.1:%d", UDP_PORT);
+}
+
+/* One job: write a source, compile it in a child, read the object back
+ * into the log pipe, talk to the server, remove both files. */
+static void job(unsigned long i, unsigned long work, int log, int udp)
+{
+	unsigned char buf[SRC_SIZE];
+	char src[64], obj[64], arg[32];
+	pid_t pid;
+	int fd, st;
+	ssize_t n;
+
+	snprintf(src, sizeof(src), MIXED_DIR "/f%lu.c", i);
+	snprintf(obj, sizeof(obj), MIXED_DIR "/f%lu.o", i);
+	snprintf(arg, sizeof(arg), "%lu", work);
+	memset(buf, 'a' + i % 26, sizeof(buf));
+	fd = open(src, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		die("%s", src);
+	write_all(fd, buf, sizeof(buf));
+	close(fd);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		execl(self, "ltt-bench", "cc", arg, src, obj, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		errno = 0;
+		die("cc %s failed", src);
+	}
+	fd = open(obj, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("%s", obj);
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n > 0)
+		write_all(log, buf, n);
+	talk(udp);
+	unlink(src);
+	unlink(obj);
+}
+
+/*
+ * The mixed workload, make-like: N jobs, each a fork and exec of a small
+ * static program that reads a 4 KiB source, computes (WORK passes of a
+ * hash over it) and writes an object file; the parent writes the source
+ * and reads the object into a pipe to a logging child, and talks once
+ * over loopback TCP and UDP to a server child.
+ */
+static int mixed(unsigned long n, unsigned long work)
+{
+	int logp[2], tcp, udp, client;
+	pid_t sink, server;
+	uint64_t t0, t1;
+	unsigned long i;
+
+	if (mkdir(MIXED_DIR, 0755) && errno != EEXIST)
+		die("mkdir " MIXED_DIR);
+	tcp = bound_socket(SOCK_STREAM, TCP_PORT);
+	udp = bound_socket(SOCK_DGRAM, UDP_PORT);
+	client = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (client < 0)
+		die("socket");
+	server = start_server(tcp, udp);
+	/* After the server: only the sink and we hold the log pipe. */
+	if (pipe2(logp, O_CLOEXEC))
+		die("pipe");
+	sink = start_sink(logp[0], logp[1]);
+	close(logp[0]);
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		job(i, work, logp[1], client);
+	close(logp[1]);
+	waitpid(sink, NULL, 0);
+	t1 = now_ns();
+	kill(server, SIGKILL);
+	waitpid(server, NULL, 0);
+	rmdir(MIXED_DIR);
+	printf("ns=%llu\n", (unsigned long long)(t1 - t0));
+	return 0;
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* Move @n bytes from the pipe to @out. */
+static void drain_pipe(int pipe_rd, int out, ssize_t n)
+{
+	while (n > 0) {
+		ssize_t m = splice(pipe_rd, NULL, out, NULL, n, SPLICE_F_MOVE);
+
+		if (m < 0 && errno == EINTR)
+			continue;
+		if (m <= 0)
+			die("splice to the output");
+		n -= m;
+	}
+}
+
+/*
+ * The ftrace reader, as trace-cmd records: full pages spliced (no copy)
+ * from trace_pipe_raw through a pipe to OUT, waiting in poll(), which
+ * ftrace wakes when the buffer is buffer_percent (default 50%) full.
+ * SIGTERM ends it: the full pages left, then the partial ones by read().
+ */
+static int ftrace_read(unsigned long cpu, const char *out_path)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	unsigned long long bytes = 0;
+	char path[128], page[4096];
+	sigset_t block, waitmask;
+	int fd, out, p[2];
+	ssize_t n;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &waitmask);
+	sigdelset(&waitmask, SIGTERM);
+	sigdelset(&waitmask, SIGINT);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	snprintf(path, sizeof(path), TRACEFS "/per_cpu/cpu%lu/trace_pipe_raw",
+		 cpu);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		die("%s", path);
+	out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		die("%s", out_path);
+	if (pipe2(p, O_CLOEXEC))
+		die("pipe");
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+	/* Tell the caller that the reader is in place. */
+	printf("ready\n");
+	fflush(stdout);
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+
+		n = splice(fd, NULL, p[1], NULL, 1 << 20,
+			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n > 0) {
+			drain_pipe(p[0], out, n);
+			bytes += n;
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			die("splice from %s", path);
+		if (stop)
+			break;
+		if (ppoll(&pfd, 1, NULL, &waitmask) < 0 && errno != EINTR)
+			die("ppoll %s", path);
+	}
+	/* The partly filled pages: read() takes them, a page a call. */
+	while ((n = read(fd, page, sizeof(page))) > 0) {
+		write_all(out, page, n);
+		bytes += n;
+	}
+	if (n < 0 && errno != EAGAIN)
+		die("read %s", path);
+	printf("bytes=%llu\n", bytes);
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: ltt-bench flood N | mixed N WORK | cc WORK IN OUT |\n"
+		"       ftrace-read CPU OUT\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "flood"))
+		return flood(number(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "mixed"))
+		return mixed(number(argv[2]), number(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "cc"))
+		return cc(number(argv[2]), argv[3], argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "ftrace-read"))
+		return ftrace_read(number(argv[2]), argv[3]);
+	usage();
+}

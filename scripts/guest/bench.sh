@@ -1,0 +1,236 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench, in the guest (ltt.script=bench.sh, driven by scripts/bench.sh):
+# one boot's measurements, printed one a line for the host to collect:
+#
+#   BENCH-INFO key=value ...
+#   BENCH case=CASE variant=VARIANT round=N ns=... [events= bytes= lost=]
+#
+# Kernel command line (all optional):
+#   ltt.bench=full|disabled   full: the disabled-cost floods, then the
+#                             rounds; disabled: the floods only (default full)
+#   ltt.bench_kernel=NAME     the flavour, for the disabled-cost lines
+#   ltt.bench_rounds=R        rounds of every case and variant (default 3)
+#   ltt.bench_flood=N         getppid() calls per flood (default 1000000)
+#   ltt.bench_mixed=N,WORK    jobs per mixed run, hash passes per job
+#   ltt.bench_disabled=N,REPS calls and runs of the untraced flood
+#
+# Each round runs every variant once, in an order rotated from round to
+# round.  Variants: untraced; ltt-discard (lttd --discard), ltt-tmpfs
+# (lttd -o /tmp/...); ftrace-discard and ftrace-tmpfs (one
+# `ltt-bench ftrace-read` per CPU splicing per_cpu/cpuN/trace_pipe_raw
+# to /dev/null or to /tmp).  The flood records the syscall events only
+# (LTT: syscall_*, ftrace: raw_syscalls); the mixed workload every LTT
+# event and the ftrace events of $FTRACE_MIXED.  Buffers: both tracers'
+# defaults.
+
+set -e
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+T=/sys/kernel/tracing
+W=/tmp/bench
+# ftrace's counterparts of LTT's event set (kernel-trace/probes-*.c and
+# the direct hooks): missing ones are skipped and left out of BENCH-INFO.
+FTRACE_FLOOD="raw_syscalls:sys_enter raw_syscalls:sys_exit"
+FTRACE_MIXED="$FTRACE_FLOOD
+	sched:sched_switch sched:sched_waking sched:sched_process_fork
+	sched:sched_process_exec sched:sched_process_exit sched:sched_process_wait
+	signal:signal_generate
+	irq:irq_handler_entry irq:irq_handler_exit irq:softirq_entry
+	irq:tasklet_entry irq_vectors:local_timer_entry
+	timer:timer_expire_entry timer:itimer_state
+	exceptions:page_fault_user exceptions:page_fault_kernel
+	kmem:mm_page_alloc kmem:mm_page_free
+	net:net_dev_queue net:netif_receive_skb
+	sock:sock_send_length sock:sock_recv_length"
+
+# The value of ltt.$1= on the kernel command line, else $2.
+arg() {
+	v=
+	for a in $(cat /proc/cmdline); do
+		case $a in
+		ltt.$1=*) v=${a#*=} ;;
+		esac
+	done
+	echo "${v:-$2}"
+}
+
+MODE=$(arg bench full)
+KERNEL=$(arg bench_kernel unknown)
+ROUNDS=$(arg bench_rounds 3)
+FLOOD_N=$(arg bench_flood 1000000)
+MIXED=$(arg bench_mixed 100,100)
+MIXED_N=${MIXED%,*} MIXED_WORK=${MIXED#*,}
+DISABLED=$(arg bench_disabled 2000000,5)
+DISABLED_N=${DISABLED%,*} DISABLED_REPS=${DISABLED#*,}
+CPUS=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
+
+# "ns=N" from the workload's output file $1.
+ns_of() { sed -n 's/^ns=//p' "$1"; }
+
+# Sum of the sizes of files $@.
+size_of() {
+	s=0
+	for f in "$@"; do
+		[ -f "$f" ] && s=$((s + $(stat -c %s "$f")))
+	done
+	echo $s
+}
+
+# lttd's totals line ("lttd: DIR: E events in P packets, S, L lost") in
+# $1 as "events=E lost=L".
+lttd_totals() {
+	sed -n 's/^lttd: .*: \([0-9]*\) events in [0-9]* packets, .*, \([0-9]*\) lost$/events=\1 lost=\2/p' "$1"
+}
+
+# Enable the ftrace events $@ (system:name); the enabled ones on stdout.
+ftrace_events() {
+	echo 0 >$T/tracing_on
+	echo >$T/set_event
+	for e in "$@"; do
+		[ -d "$T/events/${e%%:*}/${e#*:}" ] || continue
+		echo "$e" >>$T/set_event
+		echo "$e"
+	done
+}
+
+# Clear the buffers, start a reader per CPU writing to $1/cpuN, record.
+ftrace_start() {
+	echo >$T/trace
+	n=0
+	while [ $n -lt "$CPUS" ]; do
+		if [ "$1" = /dev/null ]; then out=/dev/null; else out=$1/cpu$n; fi
+		ltt-bench ftrace-read $n "$out" >$W/reader$n &
+		eval "reader$n=$!"
+		n=$((n + 1))
+	done
+	n=0
+	while [ $n -lt "$CPUS" ]; do
+		until grep -q ready $W/reader$n 2>/dev/null; do sleep 0.05; done
+		n=$((n + 1))
+	done
+	echo 1 >$T/tracing_on
+}
+
+# Stop recording and the readers; $more="events=E bytes=B lost=L".  Not
+# in a subshell: it waits for the readers, children of this shell.
+ftrace_stop() {
+	echo 0 >$T/tracing_on
+	n=0
+	while [ $n -lt "$CPUS" ]; do
+		eval "kill -TERM \$reader$n"
+		eval "wait \$reader$n"
+		n=$((n + 1))
+	done
+	bytes=0 events=0 lost=0
+	n=0
+	while [ $n -lt "$CPUS" ]; do
+		b=$(sed -n 's/^bytes=//p' $W/reader$n)
+		bytes=$((bytes + ${b:-0}))
+		set -- $(awk -F': ' '
+			$1 == "read events" { r = $2 }
+			$1 == "entries" { e = $2 }
+			$1 == "overrun" { o = $2 }
+			$1 == "dropped events" { d = $2 }
+			END { print r + e, o + d }' $T/per_cpu/cpu$n/stats)
+		events=$((events + $1)) lost=$((lost + $2))
+		n=$((n + 1))
+	done
+	echo >$T/set_event
+	more="events=$events bytes=$bytes lost=$lost"
+}
+
+# run CASE VARIANT ROUND: one measurement, one BENCH line.
+run() {
+	c=$1 v=$2 r=$3 extra= more=
+	if [ "$c" = flood ]; then
+		cmd="ltt-bench flood $FLOOD_N" ltt_ev="-e syscall_*"
+		ft_ev=$FTRACE_FLOOD extra="calls=$FLOOD_N"
+	else
+		cmd="ltt-bench mixed $MIXED_N $MIXED_WORK" ltt_ev=
+		ft_ev=$FTRACE_MIXED
+	fi
+	rm -rf $W/trace $W/ftrace
+	case $v in
+	untraced)
+		$cmd >$W/out ;;
+	ltt-discard)
+		# shellcheck disable=SC2086
+		lttd --discard $ltt_ev -- $cmd >$W/out 2>$W/lttd.err
+		more=$(lttd_totals $W/lttd.err) ;;
+	ltt-tmpfs)
+		# shellcheck disable=SC2086
+		lttd -o $W/trace $ltt_ev -- $cmd >$W/out 2>$W/lttd.err
+		more="$(lttd_totals $W/lttd.err) bytes=$(size_of $W/trace/channel0_*)" ;;
+	ftrace-discard|ftrace-tmpfs)
+		# shellcheck disable=SC2086
+		ftrace_events $ft_ev >/dev/null
+		if [ $v = ftrace-tmpfs ]; then
+			mkdir -p $W/ftrace
+			ftrace_start $W/ftrace
+		else
+			ftrace_start /dev/null
+		fi
+		$cmd >$W/out
+		ftrace_stop ;;
+	esac
+	ns=$(ns_of $W/out)
+	[ -n "$ns" ] || { echo "# bench: $c $v gave no time"; cat $W/out $W/lttd.err 2>/dev/null; exit 1; }
+	rm -rf $W/trace $W/ftrace
+	echo "BENCH case=$c variant=$v round=$r ns=$ns $extra $more"
+}
+
+# The variants of one round, rotated left by $1.
+rotate() {
+	set -- $(($1 % 5)) untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs
+	k=$1
+	shift
+	while [ "$k" -gt 0 ]; do
+		x=$1
+		shift
+		set -- "$@" "$x"
+		k=$((k - 1))
+	done
+	echo "$@"
+}
+
+main() {
+	mkdir -p $W
+	ip link set lo up
+	echo "BENCH-INFO uname=$(uname -r) cpus=$CPUS kernel=$KERNEL mode=$MODE" \
+		"clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
+		"mem_kb=$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
+	echo "BENCH-INFO flood_calls=$FLOOD_N mixed_jobs=$MIXED_N mixed_work=$MIXED_WORK" \
+		"disabled_calls=$DISABLED_N disabled_reps=$DISABLED_REPS rounds=$ROUNDS"
+	i=1
+	while [ $i -le "$DISABLED_REPS" ]; do
+		ltt-bench flood "$DISABLED_N" >$W/out
+		echo "BENCH case=disabled variant=$KERNEL round=$i calls=$DISABLED_N ns=$(ns_of $W/out)"
+		i=$((i + 1))
+	done
+	[ "$MODE" = full ] || return 0
+
+	# shellcheck disable=SC2086
+	echo "BENCH-INFO ftrace_mixed_events=$(ftrace_events $FTRACE_MIXED | tr '\n' ,)" \
+		"ftrace_buffer_kb=$(cat $T/buffer_size_kb | tr -d ' ')" \
+		"ftrace_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)"
+	echo >$T/set_event
+	# Warm up: page cache, first execs, the sockets' and ftrace's buffers.
+	echo "# bench: warming up"
+	run flood ftrace-discard 0 >/dev/null
+	run mixed ltt-discard 0 >/dev/null
+	run mixed untraced 0 >/dev/null
+	r=1
+	while [ $r -le "$ROUNDS" ]; do
+		for c in flood mixed; do
+			for v in $(rotate $((r - 1))); do
+				echo "# bench: round $r/$ROUNDS: $c $v"
+				run $c $v $r
+			done
+		done
+		r=$((r + 1))
+	done
+}
+
+main
