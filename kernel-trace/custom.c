@@ -419,7 +419,7 @@ int ltt_custom_create_fd(struct ltt_event_create *c)
 	struct ltt_event_type *t;
 	int fd;
 
-	if (!perfmon_capable() && !ltt_user_sessions)
+	if (!perfmon_capable() && !READ_ONCE(ltt_user_sessions))
 		return -EPERM;
 	if (c->flags || c->n_fields > LTT_FIELDS_MAX)
 		return -EINVAL;
