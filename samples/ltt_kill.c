@@ -2,11 +2,12 @@
 /*
  * An LTT custom event from a kprobe: who sends which signal to whom,
  * logged as the event "kill" with the fields sig, target (the process
- * signalled) and sender (the process sending), from do_send_sig_info().
- * In 6.12, kill(2)'s kill_something_info() and group_send_sig_info()
- * are inlined into their callers; do_send_sig_info() is where every
- * process kill(2) signals arrives, once the sender's permission is
- * checked (a kill with signal 0 never does).
+ * signalled) and sender (the process sending), from
+ * send_signal_locked(), where every signal sent to a task arrives,
+ * whatever the path: kill(2), tkill(2), or the kernel's own (SIGCHLD,
+ * timers).  kill(2)'s own functions are no place for a kprobe in 6.12:
+ * kill_something_info() is inlined, and whether group_send_sig_info()
+ * and do_send_sig_info() are depends on the configuration.
  *
  *   insmod ltt_kill.ko; ltt record -o t -- kill PID; ltt report t
  */
@@ -25,8 +26,8 @@ struct kill_rec {
 static struct ltt_event_type *kill_event;
 
 /*
- * int do_send_sig_info(int sig, struct kernel_siginfo *info,
- *			struct task_struct *p, enum pid_type type)
+ * int send_signal_locked(int sig, struct kernel_siginfo *info,
+ *			  struct task_struct *t, enum pid_type type)
  */
 static int kill_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -42,7 +43,7 @@ static int kill_pre(struct kprobe *p, struct pt_regs *regs)
 }
 
 static struct kprobe kill_probe = {
-	.symbol_name	= "do_send_sig_info",
+	.symbol_name	= "send_signal_locked",
 	.pre_handler	= kill_pre,
 };
 
