@@ -9,13 +9,22 @@
 # BENCHMARKS.md (scripts/bench/report.py).  A missed target is a finding,
 # not a failure: the exit status says whether the benchmark ran.
 #
+# Two clocks.  The figures come from boots under `-icount shift=0`, where
+# the guest's clock counts the instructions both CPUs execute (1 ns
+# each): exact, and deaf to other work on the host.  One more boot of the
+# bench kernel runs the same rounds on multi-threaded TCG and times them
+# by the CPU time of QEMU's vCPU threads, read at console marks: emulated
+# time, which weighs instructions by what they cost the emulator.
+#
 #   scripts/bench.sh
 #
-#   LTT_BENCH_BOOTS     boots of each kernel (default 2)
+#   LTT_BENCH_BOOTS     icount boots of each kernel (default 2)
+#   LTT_BENCH_CPU_BOOTS CPU-time boots of the bench kernel (default 1)
 #   LTT_BENCH_ROUNDS    rounds per boot of the bench kernel (default 3)
 #   LTT_BENCH_FLOOD     getppid() calls per flood (default 1000000)
-#   LTT_BENCH_MIXED     jobs,hash-passes of the mixed workload (default 100,100)
-#   LTT_BENCH_DISABLED  calls,runs of the disabled-cost flood (default 2000000,5)
+#   LTT_BENCH_MIXED     jobs,hash-passes of the mixed workload (default 300,100)
+#   LTT_BENCH_DISABLED  flood calls,runs of the disabled cost (default 2000000,5;
+#                       each run is a flood and a mixed workload)
 #   LTT_BENCH_OUT       where the table goes (default BENCHMARKS.md)
 # The guest: LTT_SMP and LTT_MEM as for scripts/boot.sh.  Every boot's
 # console is kept in build/bench/.
@@ -24,9 +33,10 @@ source "$(dirname "$0")/lib.sh"
 
 OUT=$LTT_BUILD/bench
 BOOTS=${LTT_BENCH_BOOTS:-2}
+CPU_BOOTS=${LTT_BENCH_CPU_BOOTS:-1}
 ROUNDS=${LTT_BENCH_ROUNDS:-3}
 FLOOD=${LTT_BENCH_FLOOD:-1000000}
-MIXED=${LTT_BENCH_MIXED:-100,100}
+MIXED=${LTT_BENCH_MIXED:-300,100}
 DISABLED=${LTT_BENCH_DISABLED:-2000000,5}
 REPORT=${LTT_BENCH_OUT:-$LTT_ROOT/BENCHMARKS.md}
 # Each boot's work must end within guest-init's script timeout (300 s).
@@ -51,23 +61,92 @@ build() {
 	done
 }
 
-# boot FLAVOUR MODE N: one boot; its BENCH lines, tagged, to results.
-boot() {
-	local flavour=$1 mode=$2 n=$3 console=$OUT/boot-$1-$3.log status
+# The pid of the QEMU that process $1 (a boot.sh) runs, if any.
+qemu_of() {
+	local p pid up
 
-	log "boot $n/$BOOTS of the $flavour kernel ($mode)"
-	# Other work on the host disturbs the figures: note how much.
-	echo "boot=$n kernel=$flavour HOST-LOAD before=$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/results"
-	# The console to $console.out; its progress lines to the terminal.
-	set +e
-	LTT_FLAVOUR=$flavour LTT_APPEND="ltt.script=bench.sh ltt.bench=$mode ltt.bench_kernel=$flavour ltt.bench_rounds=$ROUNDS ltt.bench_flood=$FLOOD ltt.bench_mixed=$MIXED ltt.bench_disabled=$DISABLED ${LTT_APPEND:-}" \
-		"$LTT_ROOT/scripts/boot.sh" 2>&1 | tee "$console.out" |
-		grep -a --line-buffered -E '^(# bench:|BENCH case=disabled)'
-	status=${PIPESTATUS[0]}
-	set -e
+	for p in /proc/[0-9]*; do
+		[[ $(cat "$p/comm" 2>/dev/null) == qemu-system-* ]] || continue
+		pid=${p#/proc/} up=$pid
+		while ((up > 1)); do
+			up=$(sed 's/.*) [A-Za-z] \([0-9]*\).*/\1/' "/proc/$up/stat" 2>/dev/null) ||
+				break
+			[[ $up == "$1" ]] && { echo "$pid"; return; }
+		done
+	done
+}
+
+# Nanoseconds that the vCPU threads of QEMU $1 ("CPU n/TCG": QEMU runs
+# with -name debug-threads=on) have run on the host.
+vcpu_ns() {
+	local t run sum=0
+
+	for t in /proc/"$1"/task/*; do
+		[[ $(cat "$t/comm" 2>/dev/null) == CPU* ]] || continue
+		read -r run _ <"$t/schedstat" || continue
+		sum=$((sum + run))
+	done
+	((sum > 0)) || die "no vCPU threads in QEMU $1 (no /proc/$1/task/*/schedstat?)"
+	echo "$sum"
+}
+
+# Read the console of boot.sh $1: BENCH lines, tagged $2, to the results,
+# each with cpu_ns=, the vCPU time between its two BENCH-MARK lines
+# (the guest idles around them); progress to the terminal.
+monitor() {
+	local boot=$1 tag=$2 line qemu= s0= s1=
+
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		printf '%s\n' "$line"
+		case $line in
+		'BENCH-MARK start'*)
+			qemu=${qemu:-$(qemu_of "$boot")}
+			s0= s1=
+			[[ -n $qemu ]] && s0=$(vcpu_ns "$qemu") ;;
+		'BENCH-MARK end'*)
+			[[ -n $s0 ]] && s1=$(vcpu_ns "$qemu") ;;
+		'BENCH '*)
+			[[ -n $s0 && -n $s1 ]] && line+=" cpu_ns=$((s1 - s0))"
+			s0= s1=
+			echo "$tag $line" >>"$OUT/results" ;;
+		'BENCH-INFO '*)
+			echo "$tag $line" >>"$OUT/results" ;;
+		esac
+		case $line in
+		'# bench:'* | 'BENCH case=disabled'* | *verdict:*) echo "$line" >&2 ;;
+		esac
+	done
+}
+
+# boot FLAVOUR MODE CLOCK N: one boot, MODE full or disabled, CLOCK icount
+# or cpu; its BENCH lines, tagged, to results.
+boot() {
+	local flavour=$1 mode=$2 clock=$3 n=$4 console=$OUT/boot-$1-$3-$4.log
+	local fifo=$OUT/console tag="boot=$4 kernel=$1 clock=$3" pid status qemu mark
+	local disabled=$DISABLED
+
+	log "boot $n of the $flavour kernel ($mode, clock $clock)"
+	if [[ $clock == icount ]]; then
+		qemu="-icount shift=0" mark=0
+	else
+		# Other work on the host slows this clock too: note how much.
+		echo "$tag HOST-LOAD before=$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/results"
+		qemu="-name ltt-bench,debug-threads=on" mark=300
+		# The disabled cost needs the exact clock: none here.
+		disabled=${DISABLED%,*},0
+	fi
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	LTT_FLAVOUR=$flavour LTT_APPEND="ltt.script=bench.sh ltt.bench=$mode ltt.bench_kernel=$flavour ltt.bench_rounds=$ROUNDS ltt.bench_flood=$FLOOD ltt.bench_mixed=$MIXED ltt.bench_disabled=$disabled ltt.bench_mark=$mark ${LTT_APPEND:-}" \
+	LTT_QEMU_ARGS="$qemu ${LTT_QEMU_ARGS:-}" \
+		"$LTT_ROOT/scripts/boot.sh" >"$fifo" 2>&1 &
+	pid=$!
+	monitor "$pid" "$tag" <"$fifo" >"$console.out"
+	status=0
+	wait "$pid" || status=$?
+	rm -f "$fifo"
 	cp "$LTT_BUILD/boot-$flavour.log" "$console"
-	grep -a '^BENCH' "$console" | tr -d '\r' |
-		sed "s/^/boot=$n kernel=$flavour /" >>"$OUT/results"
 	((status == 0)) ||
 		die "the $flavour boot failed ($(tail -1 "$console.out")): see $console"
 }
@@ -85,6 +164,7 @@ host_info() {
 	echo "smp=${LTT_SMP:-2}"
 	echo "mem=${LTT_MEM:-2G}"
 	echo "boots=$BOOTS"
+	echo "cpu_boots=$CPU_BOOTS"
 }
 
 main() {
@@ -95,8 +175,11 @@ main() {
 	build
 	rm -f "$OUT/results"
 	for ((n = 1; n <= BOOTS; n++)); do
-		boot bench full "$n"
-		boot noltt disabled "$n"
+		boot bench full icount "$n"
+		boot noltt disabled icount "$n"
+	done
+	for ((n = 1; n <= CPU_BOOTS; n++)); do
+		boot bench full cpu "$n"
 	done
 	echo "wall=$(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s, builds included" >>"$OUT/host"
 	python3 "$LTT_ROOT/scripts/bench/report.py" "$OUT/results" "$OUT/host" "$REPORT"

@@ -4,14 +4,19 @@
  * the guest by scripts/guest/bench.sh.  Static; needs no LTT header.
  *
  *   ltt-bench flood N            N getppid() calls on CPU 0
- *   ltt-bench mixed N WORK       N make-like jobs (see mixed())
+ *   ltt-bench mixed N WORK       N make-like jobs on CPU 0 (see mixed())
  *   ltt-bench cc WORK IN OUT     one "compiler": the child of a mixed job
  *   ltt-bench ftrace-read CPU OUT
  *                                copy per_cpu/cpuCPU/trace_pipe_raw to OUT
  *                                (splice, as trace-cmd does) until SIGTERM,
  *                                then the partial pages; prints bytes=
  *
- * flood and mixed print "ns=" (CLOCK_MONOTONIC, the workload only).
+ * flood and mixed print "ns=" (CLOCK_MONOTONIC, the workload only).  With
+ * LTT_BENCH_MARK=MS in the environment they also write "BENCH-MARK start"
+ * and "BENCH-MARK end" to /dev/console around the workload, the machine
+ * idle for MS ms after each, and MS ms between the workload's end and the
+ * end mark (for the trace daemon to catch up): scripts/bench.sh reads the
+ * CPU time of QEMU's vCPU threads at each mark.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -94,6 +99,35 @@ static void write_all(int fd, const void *buf, size_t len)
 	}
 }
 
+static unsigned long mark_ms;
+
+static void sleep_ms(unsigned long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* A mark for the host, then MS ms idle; at the end, MS ms before too. */
+static void mark(const char *what)
+{
+	char line[64];
+	int fd, n;
+
+	if (!mark_ms)
+		return;
+	if (!strcmp(what, "end"))
+		sleep_ms(mark_ms);
+	fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		die("/dev/console");
+	n = snprintf(line, sizeof(line), "BENCH-MARK %s\n", what);
+	write_all(fd, line, n);
+	close(fd);
+	sleep_ms(mark_ms);
+}
+
 static void pin_cpu(int cpu)
 {
 	cpu_set_t set;
@@ -111,10 +145,12 @@ static int flood(unsigned long n)
 	unsigned long i;
 
 	pin_cpu(0);
+	mark("start");
 	t0 = now_ns();
 	for (i = 0; i < n; i++)
 		syscall(SYS_getppid);
 	t1 = now_ns();
+	mark("end");
 	printf("ns=%llu\n", (unsigned long long)(t1 - t0));
 	return 0;
 }
@@ -309,6 +345,9 @@ static int mixed(unsigned long n, unsigned long work)
 	uint64_t t0, t1;
 	unsigned long i;
 
+	/* All of it on CPU 0, as the flood: under TCG, jobs bouncing
+	 * between CPUs cost more, and more variably, than the jobs. */
+	pin_cpu(0);
 	if (mkdir(MIXED_DIR, 0755) && errno != EEXIST)
 		die("mkdir " MIXED_DIR);
 	tcp = bound_socket(SOCK_STREAM, TCP_PORT);
@@ -322,12 +361,14 @@ static int mixed(unsigned long n, unsigned long work)
 		die("pipe");
 	sink = start_sink(logp[0], logp[1]);
 	close(logp[0]);
+	mark("start");
 	t0 = now_ns();
 	for (i = 0; i < n; i++)
 		job(i, work, logp[1], client);
 	close(logp[1]);
 	waitpid(sink, NULL, 0);
 	t1 = now_ns();
+	mark("end");
 	kill(server, SIGKILL);
 	waitpid(server, NULL, 0);
 	rmdir(MIXED_DIR);
@@ -432,7 +473,11 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
+	const char *m = getenv("LTT_BENCH_MARK");
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (m && *m)
+		mark_ms = number(m);
 	if (argc == 3 && !strcmp(argv[1], "flood"))
 		return flood(number(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "mixed"))

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make bench: turn the guest's BENCH lines into the table of BENCHMARKS.md.
+"""make bench: turn the guest's BENCH lines into the tables of BENCHMARKS.md.
 
     report.py RESULTS HOSTINFO OUT.md
 
-RESULTS holds the guest lines, each prefixed with "boot=N kernel=FLAVOUR":
+RESULTS holds the guest's lines, each prefixed by scripts/bench.sh with
+"boot=N kernel=FLAVOUR clock=icount|cpu":
     BENCH-INFO key=value ...
-    BENCH case=CASE variant=VARIANT round=R ns=NS [events= bytes= lost=]
-HOSTINFO holds key=value lines from scripts/bench.sh (command, date,
-machine, ...).  The table goes to stdout and, with the context, to OUT.md;
-the part of an existing OUT.md after NOTES_MARK is kept.
+    BENCH case=CASE variant=VARIANT round=R ns=NS [cpu_ns= events= bytes= lost=]
+and "HOST-LOAD before=L" lines.  HOSTINFO holds key=value lines (command,
+date, machine, ...).  The tables go to stdout and, with their context, to
+OUT.md; the part of an existing OUT.md after NOTES_MARK is kept.
 """
 import collections
 import statistics
@@ -23,33 +24,27 @@ VARIANTS = {
     "ftrace-discard": "ftrace, readers to /dev/null",
     "ftrace-tmpfs": "ftrace, readers writing to tmpfs",
 }
+NUMBERS = ("ns", "cpu_ns", "events", "bytes", "lost", "round", "boot", "calls")
 
 
 def parse_kv(words):
-    kv = {}
-    for w in words:
-        if "=" in w:
-            k, v = w.split("=", 1)
-            kv[k] = v
-    return kv
+    return dict(w.split("=", 1) for w in words if "=" in w)
 
 
 def load(results):
     info = collections.defaultdict(dict)   # kernel -> key -> value
-    rows = []
-    loads = []
+    rows, loads = [], []
     with open(results) as f:
         for line in f:
             words = line.split()
-            if len(words) < 3:
-                continue
+            kind = next((w for w in words if "=" not in w), None)
             kv = parse_kv(words)
-            if words[2] == "HOST-LOAD":
+            if kind == "HOST-LOAD":
                 loads.append(float(kv["before"]))
-            elif words[2] == "BENCH-INFO":
+            elif kind == "BENCH-INFO":
                 info[kv["kernel"]].update(kv)
-            elif words[2] == "BENCH":
-                for k in ("ns", "events", "bytes", "lost", "round", "boot", "calls"):
+            elif kind == "BENCH":
+                for k in NUMBERS:
                     if k in kv:
                         kv[k] = int(kv[k])
                 rows.append(kv)
@@ -57,7 +52,7 @@ def load(results):
 
 
 def fmt(v, digits):
-    return "—" if v is None else f"{v:.{digits}f}"
+    return "—" if v is None else f"{v:,.{digits}f}"
 
 
 class Figure:
@@ -68,134 +63,150 @@ class Figure:
     def median(self):
         return statistics.median(self.values) if self.values else None
 
-    def row(self):
+    def verdict(self):
+        if self.ok is None or not self.values:
+            return ""
+        return "met" if self.ok(self.median()) else "**missed**"
+
+    def row(self, verdicts=True):
         lo = min(self.values) if self.values else None
         hi = max(self.values) if self.values else None
-        met = ""
-        if self.ok is not None and self.values:
-            met = "met" if self.ok(self.median()) else "**missed**"
-        spread = f"{fmt(lo, self.digits)} – {fmt(hi, self.digits)}"
         median = f"{fmt(self.median(), self.digits)} {self.unit}".strip()
+        spread = f"{fmt(lo, self.digits)} – {fmt(hi, self.digits)}"
+        target = (self.target or "") if verdicts else ""
+        met = self.verdict() if verdicts else ""
         return (f"| {self.name} | {median} | {spread} | {len(self.values)} "
-                f"| {self.target or ''} | {met} |")
+                f"| {target} | {met} |")
 
 
-def figures(rows):
-    # (case, boot, round) -> variant -> row
-    by_round = collections.defaultdict(dict)
+def by_round(rows, case):
+    """The complete rounds of @case: a list of {variant: row}."""
+    rounds = collections.defaultdict(dict)
     for r in rows:
-        if r["case"] in ("flood", "mixed"):
-            by_round[(r["case"], r["boot"], r["round"])][r["variant"]] = r
-    flood = [v for (c, _, _), v in sorted(by_round.items()) if c == "flood"]
-    mixed = [v for (c, _, _), v in sorted(by_round.items()) if c == "mixed"]
+        if r["case"] == case:
+            rounds[(r["boot"], r["round"])][r["variant"]] = r
+    return [v for _, v in sorted(rounds.items())
+            if all(k in v for k in ("untraced", *VARIANTS))]
+
+
+def disabled(rows, t, case):
+    """The untraced runs of @case, LTT kernel against CONFIG_LTT=n: boot
+    pair by boot pair (the medians of each boot's runs), the noise of one
+    boot against the next of the same kernel, and all runs pooled."""
+    dis = collections.defaultdict(lambda: collections.defaultdict(list))
+    for r in rows:
+        if r["case"] == case:
+            dis[r["variant"]][r["boot"]].append(r[t] / r["calls"])
+    med = {k: {b: statistics.median(v) for b, v in d.items()} for k, d in dis.items()}
+    bench, noltt = med.get("bench", {}), med.get("noltt", {})
+    pairs = [100.0 * (bench[b] / noltt[b] - 1) for b in sorted(set(bench) & set(noltt))]
+    boots = sorted(bench)
+    noise = [100.0 * (bench[b] / bench[a] - 1) for a, b in zip(boots, boots[1:])]
+    pool_b = [x for v in dis.get("bench", {}).values() for x in v]
+    pool_n = [x for v in dis.get("noltt", {}).values() for x in v]
+    pooled = ([100.0 * (statistics.median(pool_b) / statistics.median(pool_n) - 1)]
+              if pool_b and pool_n else [])
+    return pool_b, pool_n, pairs, noise, pooled
+
+
+def figures(rows, t, unit, full=True):
+    """The figures, from the time @t ("ns" or "cpu_ns") of each run, in
+    @unit.  @full: also the counts, the sizes and the disabled cost."""
+    flood, mixed = by_round(rows, "flood"), by_round(rows, "mixed")
     figs = []
 
     # 1. The flood: cost per event over the same round's untraced run.
-    def cost(rnd, variant):
-        n = rnd["untraced"]["calls"]
-        return (rnd[variant]["ns"] - rnd["untraced"]["ns"]) / (2 * n)
+    def cost(rnd, v):
+        return (rnd[v][t] - rnd["untraced"][t]) / (2 * rnd["untraced"]["calls"])
 
-    full = [r for r in flood if len(r) == 5]
-    figs.append(("Syscall flood (getppid)", [
-        Figure("untraced getppid()", [r["untraced"]["ns"] / r["untraced"]["calls"]
-                                      for r in full], "ns/call", 0),
-    ] + [
-        Figure(f"{VARIANTS[v]}", [cost(r, v) for r in full], "ns/event", 0)
-        for v in VARIANTS
-    ] + [
-        Figure("LTT / ftrace cost per event, discarding",
-               [cost(r, "ltt-discard") / cost(r, "ftrace-discard") for r in full],
-               "", 2, "≤ 0.5", lambda m: m <= 0.5),
-        Figure("LTT / ftrace cost per event, writing to tmpfs",
-               [cost(r, "ltt-tmpfs") / cost(r, "ftrace-tmpfs") for r in full],
-               "", 2, "≤ 0.5", lambda m: m <= 0.5),
-        Figure("events recorded per call: LTT (tmpfs)",
-               [r["ltt-tmpfs"]["events"] / r["ltt-tmpfs"]["calls"] for r in full],
-               "", 2),
-        Figure("events recorded per call: ftrace (tmpfs)",
-               [r["ftrace-tmpfs"]["events"] / r["ftrace-tmpfs"]["calls"] for r in full],
-               "", 2),
-    ] + [
-        Figure(f"events lost: {VARIANTS[v]}",
-               [r[v]["lost"] for r in full], "", 0)
-        for v in VARIANTS
-    ]))
+    half = ("≤ 0.5", lambda m: m <= 0.5)
+    fl = [Figure("untraced getppid()",
+                 [r["untraced"][t] / r["untraced"]["calls"] for r in flood],
+                 f"{unit}/call", 0)]
+    fl += [Figure(VARIANTS[v], [cost(r, v) for r in flood], f"{unit}/event", 0)
+           for v in VARIANTS]
+    fl += [Figure("LTT / ftrace, discarding",
+                  [cost(r, "ltt-discard") / cost(r, "ftrace-discard") for r in flood],
+                  "", 2, *half),
+           Figure("LTT / ftrace, writing to tmpfs",
+                  [cost(r, "ltt-tmpfs") / cost(r, "ftrace-tmpfs") for r in flood],
+                  "", 2, *half)]
+    # The floor: the probes run and record nothing.
+    floor = [r for r in flood if "ltt-norec" in r and "ftrace-norec" in r]
+    if floor:
+        fl += [Figure("floor: LTT probes run, record nothing",
+                      [cost(r, "ltt-norec") for r in floor], f"{unit}/event", 0),
+               Figure("floor: ftrace events on, tracing_on 0",
+                      [cost(r, "ftrace-norec") for r in floor], f"{unit}/event", 0),
+               Figure("LTT / ftrace above their floors, discarding",
+                      [(cost(r, "ltt-discard") - cost(r, "ltt-norec")) /
+                       (cost(r, "ftrace-discard") - cost(r, "ftrace-norec"))
+                       for r in floor], "", 2)]
+    if full:
+        fl += [Figure(f"events per call: {VARIANTS[v]}",
+                      [r[v]["events"] / r[v]["calls"] for r in flood], "", 3)
+               for v in ("ltt-tmpfs", "ftrace-tmpfs")]
+        fl += [Figure(f"events lost: {VARIANTS[v]}", [r[v]["lost"] for r in flood],
+                      "", 0) for v in VARIANTS]
+    figs.append(("Syscall flood (getppid): cost per event", fl))
 
     # 2. The mixed workload: overhead against the same round's untraced run.
-    def over(rnd, variant):
-        return 100.0 * (rnd[variant]["ns"] / rnd["untraced"]["ns"] - 1)
+    def over(rnd, v):
+        return 100.0 * (rnd[v][t] / rnd["untraced"][t] - 1)
 
-    full = [r for r in mixed if len(r) == 5]
-    figs.append(("Mixed make-like workload", [
-        Figure("untraced run", [r["untraced"]["ns"] / 1e9 for r in full], "s", 2),
-        Figure("LTT events per second of untraced run",
-               [r["ltt-tmpfs"]["events"] / (r["untraced"]["ns"] / 1e9) for r in full],
-               "/s", 0),
-        Figure("ftrace events per second of untraced run",
-               [r["ftrace-tmpfs"]["events"] / (r["untraced"]["ns"] / 1e9) for r in full],
-               "/s", 0),
-    ] + [
-        Figure(f"overhead: {VARIANTS[v]}", [over(r, v) for r in full], "%", 1,
-               *(("≤ 1.4 %", lambda m: m <= 1.4) if v == "ltt-tmpfs" else ()))
-        for v in VARIANTS
-    ]))
+    giga = "G insns" if unit == "insns" else "CPU s"
+    mx = [Figure("untraced run", [r["untraced"][t] / 1e9 for r in mixed], giga, 3)]
+    if full:
+        mx += [Figure(f"{who} events per {giga} of the untraced run",
+                      [r[v]["events"] / (r["untraced"][t] / 1e9) for r in mixed], "", 0)
+               for who, v in (("LTT", "ltt-tmpfs"), ("ftrace", "ftrace-tmpfs"))]
+    mx += [Figure(f"overhead: {VARIANTS[v]}", [over(r, v) for r in mixed], "%", 2,
+                  *(("≤ 1.4 %", lambda m: m <= 1.4) if v == "ltt-tmpfs" else ()))
+           for v in VARIANTS]
+    figs.append(("Mixed make-like workload: overhead", mx))
+    if not full:
+        return figs
 
-    # 3. Disabled cost: the untraced flood, LTT kernel against CONFIG_LTT=n,
-    # boot by boot (the medians of each boot's runs), and all runs pooled.
-    dis = collections.defaultdict(lambda: collections.defaultdict(list))
-    for r in rows:
-        if r["case"] == "disabled":
-            dis[r["variant"]][r["boot"]].append(r["ns"])
-    pairs = []
-    for boot in sorted(set(dis["bench"]) & set(dis["noltt"])):
-        pairs.append(100.0 * (statistics.median(dis["bench"][boot]) /
-                              statistics.median(dis["noltt"][boot]) - 1))
-    # The noise: the same kernel, one boot against the next.
-    noise = []
-    boots = sorted(dis["bench"])
-    for a, b in zip(boots, boots[1:]):
-        noise.append(100.0 * (statistics.median(dis["bench"][b]) /
-                              statistics.median(dis["bench"][a]) - 1))
-    pooled_b = [ns for b in dis["bench"].values() for ns in b]
-    pooled_n = [ns for b in dis["noltt"].values() for ns in b]
-    n_dis = next((r["calls"] for r in rows if r["case"] == "disabled"), 1)
-    figs.append(("Disabled cost (no session; two kernels, two boots)", [
-        Figure("untraced getppid(), LTT kernel", [ns / n_dis for ns in pooled_b],
-               "ns/call", 1),
-        Figure("untraced getppid(), CONFIG_LTT=n kernel",
-               [ns / n_dis for ns in pooled_n], "ns/call", 1),
-        Figure("LTT kernel over CONFIG_LTT=n, per boot pair", pairs, "%", 2,
-               "< 0.5 %", lambda m: abs(m) < 0.5),
-        Figure("noise: LTT kernel, one boot over the previous", noise, "%", 2),
-    ]))
+    # 3. Disabled cost: the flood (the target), and the mixed workload.
+    pool_b, pool_n, pairs, noise, pooled = disabled(rows, t, "disabled")
+    ds = [Figure("flood: getppid(), LTT kernel", pool_b, f"{unit}/call", 2),
+          Figure("flood: getppid(), CONFIG_LTT=n kernel", pool_n, f"{unit}/call", 2),
+          Figure("flood: LTT kernel over CONFIG_LTT=n, per boot pair", pairs, "%", 2,
+                 "< 0.5 %", lambda m: abs(m) < 0.5),
+          Figure("flood: noise, a boot over the previous (LTT kernel)", noise,
+                 "%", 2),
+          Figure("flood: LTT kernel over CONFIG_LTT=n, all runs pooled", pooled,
+                 "%", 2)]
+    pool_b, pool_n, pairs, noise, pooled = disabled(rows, t, "disabled-mixed")
+    if pool_b and pool_n:
+        ds += [Figure("mixed: LTT kernel over CONFIG_LTT=n, per boot pair", pairs,
+                      "%", 2),
+               Figure("mixed: noise, a boot over the previous (LTT kernel)", noise,
+                      "%", 2),
+               Figure("mixed: LTT kernel over CONFIG_LTT=n, all runs pooled",
+                      pooled, "%", 2)]
+    figs.append(("Disabled cost: no session, two kernels (so two boots)", ds))
 
-    # 4. Size and loss on the mixed workload (the tmpfs runs).
-    figs.append(("Trace size and loss, mixed workload, default buffers", [
-        Figure("LTT bytes per event", [r["ltt-tmpfs"]["bytes"] / r["ltt-tmpfs"]["events"]
-                                       for r in full], "B", 1, "≤ 12",
-               lambda m: m <= 12),
-        Figure("ftrace bytes per event",
-               [r["ftrace-tmpfs"]["bytes"] / r["ftrace-tmpfs"]["events"] for r in full],
-               "B", 1),
-    ] + [
-        Figure(f"events lost: {VARIANTS[v]}", [r[v]["lost"] for r in full], "", 0,
-               *(("0", lambda m: m == 0) if v.startswith("ltt") else ()))
-        for v in VARIANTS
-    ]))
-    if pooled_b and pooled_n:
-        figs[2][1].append(Figure(
-            "LTT kernel over CONFIG_LTT=n, all runs pooled",
-            [100.0 * (statistics.median(pooled_b) / statistics.median(pooled_n) - 1)],
-            "%", 2))
+    # 4. Size and loss on the mixed workload (the tmpfs runs for the size).
+    sz = [Figure("LTT bytes per event",
+                 [r["ltt-tmpfs"]["bytes"] / r["ltt-tmpfs"]["events"] for r in mixed],
+                 "B", 1, "≤ 12", lambda m: m <= 12),
+          Figure("ftrace bytes per event",
+                 [r["ftrace-tmpfs"]["bytes"] / r["ftrace-tmpfs"]["events"]
+                  for r in mixed], "B", 1)]
+    sz += [Figure(f"events lost: {VARIANTS[v]}", [r[v]["lost"] for r in mixed], "", 0,
+                  *(("0", lambda m: m == 0) if v.startswith("ltt") else ()))
+           for v in VARIANTS]
+    figs.append(("Trace size and loss: mixed workload, default buffers", sz))
     return figs
 
 
-def table(figs):
+def table(figs, verdicts=True):
     out = ["| figure | median | min – max | n | target | |",
            "|---|---:|---|---:|---|---|"]
     for title, fl in figs:
         out.append(f"| **{title}** | | | | | |")
-        out.extend(f.row() for f in fl)
+        out.extend(f.row(verdicts) for f in fl)
     return "\n".join(out)
 
 
@@ -204,71 +215,86 @@ def targets(figs):
     for _, fl in figs:
         for f in fl:
             if f.ok is not None and f.values:
-                m = f.median()
-                value = f"{fmt(m, f.digits)} {f.unit}".strip()
-                out.append(f"- {f.name}: {value} against {f.target}: "
-                           f"{'met' if f.ok(m) else '**missed**'}")
+                value = f"{fmt(f.median(), f.digits)} {f.unit}".strip()
+                out.append(f"- {f.name}: {value} against {f.target}: {f.verdict()}")
     return "\n".join(out)
+
+
+def old_notes(path):
+    try:
+        with open(path) as f:
+            old = f.read()
+    except FileNotFoundError:
+        return ""
+    return old.split(NOTES_MARK, 1)[1].lstrip("\n") if NOTES_MARK in old else ""
 
 
 def main():
     results, hostinfo, out_md = sys.argv[1:4]
     info, rows, loads = load(results)
-    load_txt = (f"{min(loads):.1f} – {max(loads):.1f}" if loads else "?")
     host = {}
     with open(hostinfo) as f:
         for line in f:
             if "=" in line:
                 k, v = line.rstrip("\n").split("=", 1)
                 host[k] = v
-    bench = info.get("bench", {})
-    noltt = info.get("noltt", {})
-    figs = figures(rows)
+    icount = [r for r in rows if r.get("clock") == "icount"]
+    cpu = [r for r in rows if r.get("clock") == "cpu" and "cpu_ns" in r]
+    figs = figures(icount, "ns", "insns")
     tab = table(figs)
     print(tab)
     print()
     print(targets(figs))
+    cpu_tab = table(figures(cpu, "cpu_ns", "ns", full=False), False) if cpu else ""
+    if cpu_tab:
+        print()
+        print(cpu_tab)
 
-    notes = ""
-    try:
-        with open(out_md) as f:
-            old = f.read()
-        if NOTES_MARK in old:
-            notes = old.split(NOTES_MARK, 1)[1].lstrip("\n")
-    except FileNotFoundError:
-        pass
+    bench, noltt = info.get("bench", {}), info.get("noltt", {})
     events = bench.get("ftrace_mixed_events", "").strip(",").replace(",", ", ")
+    load_txt = f"{min(loads):.1f} – {max(loads):.1f}" if loads else "?"
     raw = "\n".join(
-        " ".join(f"{k}={r[k]}" for k in ("boot", "kernel", "case", "variant", "round",
-                                         "calls", "ns", "events", "bytes", "lost") if k in r)
+        " ".join(f"{k}={r[k]}" for k in ("clock", "boot", "kernel", "case", "variant",
+                                         "round", "calls", "ns", "cpu_ns", "events",
+                                         "bytes", "lost") if k in r)
         for r in rows)
     md = f"""# Benchmarks
 
 What LTT costs, against ftrace in the same boot of the same kernel, made by
 `{host.get('command', 'make bench')}` (scripts/bench.sh; the cases are in
-scripts/guest/bench.sh and scripts/bench/ltt-bench.c).  Under QEMU's TCG the
-absolute times are emulated; the ratios measured side by side are the
-figures that mean something.  Each round runs every variant once, in an
-order rotated from round to round; boots alternate between the two kernels.
+scripts/guest/bench.sh and scripts/bench/ltt-bench.c).  Each round runs
+every variant once, in an order rotated from round to round; boots
+alternate between the two kernels.
+
+The figures are counted in **guest instructions**: the boots run under
+QEMU's `-icount shift=0`, where the guest's clock advances one nanosecond
+per instruction executed, on either CPU.  The count is exact and does not
+move with other work on the host (runs of one variant agree to about 0.1 %),
+but it weighs every instruction the same: a TSC read, a cache miss or a
+locked instruction costs no more than an add.  The second table gives the
+same cases in emulated time, for comparison.
 
 - **Date:** {host.get('date', '?')}; commit {host.get('commit', '?')}
-- **Kernel:** Linux {bench.get('uname', '?')} with the series; flavour `bench`
-  (scripts/config/bench.config: LTT plus ftrace event tracing with
+- **Kernel:** Linux {bench.get('uname', '?')} with the series; flavour
+  `bench` (scripts/config/bench.config: LTT plus ftrace's event tracing with
   CONFIG_FTRACE_SYSCALLS, no function tracer, no debug checkers) for the
-  comparisons, flavour `noltt` (the same with CONFIG_LTT=n,
-  Linux {noltt.get('uname', '?')}) for the disabled cost
+  comparisons, flavour `noltt` (the same with CONFIG_LTT=n) for the
+  disabled cost
 - **Machine:** {host.get('cpu', '?')}, {host.get('host_cpus', '?')} host CPUs;
   {host.get('qemu', '?')}, TCG (no KVM), `-smp {host.get('smp', '?')}
-  -m {host.get('mem', '?')} -cpu max,la57=off`, `tsc=reliable` (guest
-  clocksource: {bench.get('clocksource', '?')}); the host's 1-minute load
-  average before each boot (other jobs): {load_txt}
-- **Runs:** {host.get('boots', '?')} boots of each kernel, {bench.get('rounds', '?')}
-  rounds per boot of the `bench` kernel; flood
-  {int(bench.get('flood_calls', 0)):,} getppid() calls; mixed workload
-  {bench.get('mixed_jobs', '?')} jobs of {bench.get('mixed_work', '?')} hash
-  passes; disabled cost {int(bench.get('disabled_calls', 0)):,} calls,
+  -m {host.get('mem', '?')} -cpu max,la57=off`, `tsc=reliable`
+  (guest clocksource: {bench.get('clocksource', '?')})
+- **Runs:** {host.get('boots', '?')} icount boots of each kernel with
+  {bench.get('rounds', '?')} rounds per boot of the `bench` kernel, and
+  {host.get('cpu_boots', '?')} boot for the emulated time; flood:
+  {int(bench.get('flood_calls', 0)):,} getppid() calls, both tracers with
+  {bench.get('flood_buffer_mib', '?')} MiB buffers per CPU (room for the
+  whole flood); mixed workload: {bench.get('mixed_jobs', '?')} jobs of
+  {bench.get('mixed_work', '?')} hash passes, both tracers with their
+  default buffers (LTT 8 × 256 KiB, ftrace {bench.get('ftrace_buffer_kb', '?')}
+  KiB per CPU); disabled cost: {int(bench.get('disabled_calls', 0)):,} calls,
   {bench.get('disabled_reps', '?')} runs per boot
-- **Wall time of the run:** {host.get('wall', '?')}
+- **Wall time of `make bench`:** {host.get('wall', '?')}
 
 {tab}
 
@@ -276,30 +302,47 @@ order rotated from round to round; boots alternate between the two kernels.
 
 {targets(figs)}
 
+## Emulated time
+
+The same rounds on multi-threaded TCG (no icount), timed by the CPU time
+that QEMU's vCPU threads ran on the host between two marks the guest
+prints around each run, idle around them.  This weighs instructions by
+what they cost the emulator, which is not what they cost a real CPU
+either, and other work on the host still disturbs it (its 1-minute load
+average before these boots: {load_txt}).
+
+{cpu_tab or "(no CPU-time boot: LTT_BENCH_CPU_BOOTS=0)"}
+
 ## How the figures are made
 
-- **Cost per event** (flood): (traced − untraced time of the same round) /
+- **Cost per event** (flood): (traced − untraced count of the same round) /
   (2 × calls): each getppid() makes an entry and an exit event in both
   tracers (LTT `-e syscall_*`, ftrace `raw_syscalls:sys_enter,sys_exit`).
-  The flood runs on CPU 0; lttd and the ftrace readers run where the
-  scheduler puts them.
+  The workloads run on CPU 0, lttd and the ftrace readers on CPU 1; the
+  count covers both CPUs, so it includes the consumers' work while the
+  workload runs.
+- **The floors** are what a traced system call costs before anything is
+  recorded: the system call's slow path and the tracepoint, and each
+  tracer's probe up to its first "not this event" (LTT: a session whose
+  only event is process_fork; ftrace: the events enabled, `tracing_on`
+  0).
 - **ftrace's consumer** is `ltt-bench ftrace-read`, one per CPU, as
   trace-cmd records: full pages spliced from `per_cpu/cpuN/trace_pipe_raw`
   through a pipe (no copy), woken by poll() at ftrace's default
   buffer_percent, and the partial pages read() at the end.  Its bytes are
   the pages it got, headers included; its events are the per-CPU `stats`
   (read events + entries); lost = overrun + dropped events.
-- **LTT's consumer** is lttd with its default buffers (8 × 256 KiB per
-  CPU); `--discard` takes every packet and gives it back unwritten.  Its
-  events, bytes (the stream files, packet headers included) and losses are
-  lttd's own totals.
-- **Overhead** (mixed): traced / untraced time of the same round − 1.
+- **LTT's consumer** is lttd; `--discard` takes every packet and gives it
+  back unwritten.  Its events, bytes (the stream files, packet headers
+  included) and losses are lttd's own totals.
+- **Overhead** (mixed): traced / untraced count of the same round − 1.
   LTT records every event; ftrace the equivalent tracepoints: {events}.
-  LTT counts more events for the same work (trap exit, and the fs, socket
-  and IPC events it derives from system calls).
+  LTT records more events for the same work (trap exits, and the fs,
+  socket and IPC events it derives from system calls).
 - **Disabled cost:** the untraced flood on the `bench` kernel with no
-  session against the `noltt` kernel; the two need two boots, so boot-to-
-  boot differences are part of this figure.
+  session against the `noltt` kernel (one boot each per pair).  getppid()
+  meets none of LTT's direct hooks; the mixed workload meets them (page
+  faults, the tick, schedule_timeout()), each a patched-out branch.
 
 <details><summary>Every measurement</summary>
 
@@ -310,7 +353,7 @@ order rotated from round to round; boots alternate between the two kernels.
 
 {NOTES_MARK}
 
-{notes}"""
+{old_notes(out_md)}"""
     with open(out_md, "w") as f:
         f.write(md.rstrip("\n") + "\n")
 

@@ -13,17 +13,27 @@
 #   ltt.bench_kernel=NAME     the flavour, for the disabled-cost lines
 #   ltt.bench_rounds=R        rounds of every case and variant (default 3)
 #   ltt.bench_flood=N         getppid() calls per flood (default 1000000)
+#   ltt.bench_flood_buf=MIB   per-CPU buffer of both tracers in the flood
+#                             (default 32: all of it, so that losses do
+#                             not make the cost per event; 0: defaults)
 #   ltt.bench_mixed=N,WORK    jobs per mixed run, hash passes per job
 #   ltt.bench_disabled=N,REPS calls and runs of the untraced flood
+#   ltt.bench_mark=MS         idle time around the console marks by which
+#                             the host reads QEMU's CPU time (default 300;
+#                             0: no marks)
 #
 # Each round runs every variant once, in an order rotated from round to
-# round.  Variants: untraced; ltt-discard (lttd --discard), ltt-tmpfs
+# round.  The workloads run on CPU 0, the tracers' consumers on CPU 1.
+# The flood has two more variants, the floor under the cost of an event:
+# ltt-norec (an LTT session whose probes run but record nothing: its
+# only event is process_fork) and ftrace-norec (the events enabled,
+# tracing_on 0).  Variants: untraced; ltt-discard (lttd --discard), ltt-tmpfs
 # (lttd -o /tmp/...); ftrace-discard and ftrace-tmpfs (one
 # `ltt-bench ftrace-read` per CPU splicing per_cpu/cpuN/trace_pipe_raw
 # to /dev/null or to /tmp).  The flood records the syscall events only
 # (LTT: syscall_*, ftrace: raw_syscalls); the mixed workload every LTT
 # event and the ftrace events of $FTRACE_MIXED.  Buffers: both tracers'
-# defaults.
+# defaults, but for the flood (ltt.bench_flood_buf).
 
 set -e
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -60,11 +70,17 @@ MODE=$(arg bench full)
 KERNEL=$(arg bench_kernel unknown)
 ROUNDS=$(arg bench_rounds 3)
 FLOOD_N=$(arg bench_flood 1000000)
-MIXED=$(arg bench_mixed 100,100)
+FLOOD_BUF=$(arg bench_flood_buf 32)
+MIXED=$(arg bench_mixed 300,100)
 MIXED_N=${MIXED%,*} MIXED_WORK=${MIXED#*,}
 DISABLED=$(arg bench_disabled 2000000,5)
 DISABLED_N=${DISABLED%,*} DISABLED_REPS=${DISABLED#*,}
 CPUS=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
+# The consumers' CPU: the workloads pin themselves to CPU 0.
+ON1=
+[ "$CPUS" -gt 1 ] && ON1="taskset -c 1"
+LTT_BENCH_MARK=$(arg bench_mark 300)
+export LTT_BENCH_MARK
 
 # "ns=N" from the workload's output file $1.
 ns_of() { sed -n 's/^ns=//p' "$1"; }
@@ -101,7 +117,7 @@ ftrace_start() {
 	n=0
 	while [ $n -lt "$CPUS" ]; do
 		if [ "$1" = /dev/null ]; then out=/dev/null; else out=$1/cpu$n; fi
-		ltt-bench ftrace-read $n "$out" >$W/reader$n &
+		$ON1 ltt-bench ftrace-read $n "$out" >$W/reader$n &
 		eval "reader$n=$!"
 		n=$((n + 1))
 	done
@@ -146,26 +162,36 @@ run() {
 	c=$1 v=$2 r=$3 extra= more=
 	if [ "$c" = flood ]; then
 		cmd="ltt-bench flood $FLOOD_N" ltt_ev="-e syscall_*"
-		ft_ev=$FTRACE_FLOOD extra="calls=$FLOOD_N"
+		ft_ev=$FTRACE_FLOOD extra="calls=$FLOOD_N" ft_kb=$FT_DEFAULT_KB
+		if [ "$FLOOD_BUF" -gt 0 ]; then
+			ltt_ev="$ltt_ev -s 1M -n $FLOOD_BUF" ft_kb=$((FLOOD_BUF * 1024))
+		fi
 	else
 		cmd="ltt-bench mixed $MIXED_N $MIXED_WORK" ltt_ev=
-		ft_ev=$FTRACE_MIXED
+		ft_ev=$FTRACE_MIXED ft_kb=$FT_DEFAULT_KB
 	fi
 	rm -rf $W/trace $W/ftrace
 	case $v in
 	untraced)
 		$cmd >$W/out ;;
-	ltt-discard)
+	ltt-discard|ltt-norec)
+		[ $v = ltt-norec ] && ltt_ev="-e process_fork"
 		# shellcheck disable=SC2086
-		lttd --discard $ltt_ev -- $cmd >$W/out 2>$W/lttd.err
+		$ON1 lttd --discard $ltt_ev -- $cmd >$W/out 2>$W/lttd.err
 		more=$(lttd_totals $W/lttd.err) ;;
+	ftrace-norec)
+		# shellcheck disable=SC2086
+		ftrace_events $ft_ev >/dev/null
+		$cmd >$W/out
+		echo >$T/set_event ;;
 	ltt-tmpfs)
 		# shellcheck disable=SC2086
-		lttd -o $W/trace $ltt_ev -- $cmd >$W/out 2>$W/lttd.err
+		$ON1 lttd -o $W/trace $ltt_ev -- $cmd >$W/out 2>$W/lttd.err
 		more="$(lttd_totals $W/lttd.err) bytes=$(size_of $W/trace/channel0_*)" ;;
 	ftrace-discard|ftrace-tmpfs)
 		# shellcheck disable=SC2086
 		ftrace_events $ft_ev >/dev/null
+		[ "$(cat $T/buffer_size_kb)" = "$ft_kb" ] || echo "$ft_kb" >$T/buffer_size_kb
 		if [ $v = ftrace-tmpfs ]; then
 			mkdir -p $W/ftrace
 			ftrace_start $W/ftrace
@@ -181,11 +207,16 @@ run() {
 	echo "BENCH case=$c variant=$v round=$r ns=$ns $extra $more"
 }
 
-# The variants of one round, rotated left by $1.
-rotate() {
-	set -- $(($1 % 5)) untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs
+# The variants of case $2 in round $1, rotated left by $1 - 1.
+variants() {
 	k=$1
-	shift
+	if [ "$2" = flood ]; then
+		set -- untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs \
+			ltt-norec ftrace-norec
+	else
+		set -- untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs
+	fi
+	k=$(((k - 1) % $#))
 	while [ "$k" -gt 0 ]; do
 		x=$1
 		shift
@@ -203,19 +234,26 @@ main() {
 		"mem_kb=$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
 	echo "BENCH-INFO flood_calls=$FLOOD_N mixed_jobs=$MIXED_N mixed_work=$MIXED_WORK" \
 		"disabled_calls=$DISABLED_N disabled_reps=$DISABLED_REPS rounds=$ROUNDS"
+	# The disabled cost: the flood, and the mixed workload (which goes
+	# through LTT's direct hooks: traps, the tick, schedule_timeout()).
+	ltt-bench mixed "$MIXED_N" "$MIXED_WORK" >/dev/null
 	i=1
 	while [ $i -le "$DISABLED_REPS" ]; do
 		ltt-bench flood "$DISABLED_N" >$W/out
 		echo "BENCH case=disabled variant=$KERNEL round=$i calls=$DISABLED_N ns=$(ns_of $W/out)"
+		ltt-bench mixed "$MIXED_N" "$MIXED_WORK" >$W/out
+		echo "BENCH case=disabled-mixed variant=$KERNEL round=$i calls=1 ns=$(ns_of $W/out)"
 		i=$((i + 1))
 	done
 	[ "$MODE" = full ] || return 0
 
 	# shellcheck disable=SC2086
 	echo "BENCH-INFO ftrace_mixed_events=$(ftrace_events $FTRACE_MIXED | tr '\n' ,)" \
-		"ftrace_buffer_kb=$(cat $T/buffer_size_kb | tr -d ' ')" \
 		"ftrace_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)"
 	echo >$T/set_event
+	# Enabling events gave the buffers their default size.
+	FT_DEFAULT_KB=$(cat $T/buffer_size_kb)
+	echo "BENCH-INFO ftrace_buffer_kb=$FT_DEFAULT_KB flood_buffer_mib=$FLOOD_BUF"
 	# Warm up: page cache, first execs, the sockets' and ftrace's buffers.
 	echo "# bench: warming up"
 	run flood ftrace-discard 0 >/dev/null
@@ -224,7 +262,7 @@ main() {
 	r=1
 	while [ $r -le "$ROUNDS" ]; do
 		for c in flood mixed; do
-			for v in $(rotate $((r - 1))); do
+			for v in $(variants $r $c); do
 				echo "# bench: round $r/$ROUNDS: $c $v"
 				run $c $v $r
 			done
