@@ -32,7 +32,7 @@ def parse_kv(words):
 
 
 def load(results):
-    info = collections.defaultdict(dict)   # kernel -> key -> value
+    info = collections.defaultdict(dict)   # (clock, kernel) -> key -> value
     rows, loads = [], []
     with open(results) as f:
         for line in f:
@@ -42,7 +42,7 @@ def load(results):
             if kind == "HOST-LOAD":
                 loads.append(float(kv["before"]))
             elif kind == "BENCH-INFO":
-                info[kv["kernel"]].update(kv)
+                info[(kv.get("clock"), kv["kernel"])].update(kv)
             elif kind == "BENCH":
                 for k in NUMBERS:
                     if k in kv:
@@ -250,7 +250,7 @@ def main():
         print()
         print(cpu_tab)
 
-    bench, noltt = info.get("bench", {}), info.get("noltt", {})
+    bench = info.get(("icount", "bench")) or info.get(("cpu", "bench"), {})
     events = bench.get("ftrace_mixed_events", "").strip(",").replace(",", ", ")
     load_txt = f"{min(loads):.1f} – {max(loads):.1f}" if loads else "?"
     raw = "\n".join(

@@ -230,7 +230,6 @@ main() {
 	mkdir -p $W
 	ip link set lo up
 	echo "BENCH-INFO uname=$(uname -r) cpus=$CPUS kernel=$KERNEL mode=$MODE" \
-		"clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
 		"mem_kb=$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
 	echo "BENCH-INFO flood_calls=$FLOOD_N mixed_jobs=$MIXED_N mixed_work=$MIXED_WORK" \
 		"disabled_calls=$DISABLED_N disabled_reps=$DISABLED_REPS rounds=$ROUNDS"
@@ -272,3 +271,6 @@ main() {
 }
 
 main
+# The clocksource once the TSC has left its early calibration.
+echo "BENCH-INFO kernel=$KERNEL" \
+	"clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
