@@ -12,8 +12,8 @@
 # Two clocks.  The figures come from boots under `-icount shift=0`, where
 # the guest's clock counts the instructions both CPUs execute (1 ns
 # each): exact, and deaf to other work on the host.  One more boot of the
-# bench kernel runs the same rounds on multi-threaded TCG and times them
-# by the CPU time of QEMU's vCPU threads, read at console marks: emulated
+# bench kernel runs the floods on multi-threaded TCG and times them by
+# the CPU time of QEMU's vCPU threads, read at console marks: emulated
 # time, which weighs instructions by what they cost the emulator.
 #
 #   scripts/bench.sh
@@ -124,7 +124,7 @@ monitor() {
 boot() {
 	local flavour=$1 mode=$2 clock=$3 n=$4 console=$OUT/boot-$1-$3-$4.log
 	local fifo=$OUT/console tag="boot=$4 kernel=$1 clock=$3" pid status qemu mark
-	local disabled=$DISABLED
+	local disabled=$DISABLED cases=flood,mixed
 
 	log "boot $n of the $flavour kernel ($mode, clock $clock)"
 	if [[ $clock == icount ]]; then
@@ -133,12 +133,13 @@ boot() {
 		# Other work on the host slows this clock too: note how much.
 		echo "$tag HOST-LOAD before=$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/results"
 		qemu="-name ltt-bench,debug-threads=on" mark=300
-		# The disabled cost needs the exact clock: none here.
-		disabled=${DISABLED%,*},0
+		# The disabled cost and the mixed workload's overhead need the
+		# exact clock: the flood only.
+		disabled=${DISABLED%,*},0 cases=flood
 	fi
 	rm -f "$fifo"
 	mkfifo "$fifo"
-	LTT_FLAVOUR=$flavour LTT_APPEND="ltt.script=bench.sh ltt.bench=$mode ltt.bench_kernel=$flavour ltt.bench_rounds=$ROUNDS ltt.bench_flood=$FLOOD ltt.bench_mixed=$MIXED ltt.bench_disabled=$disabled ltt.bench_mark=$mark ${LTT_APPEND:-}" \
+	LTT_FLAVOUR=$flavour LTT_APPEND="ltt.script=bench.sh ltt.bench=$mode ltt.bench_kernel=$flavour ltt.bench_rounds=$ROUNDS ltt.bench_flood=$FLOOD ltt.bench_mixed=$MIXED ltt.bench_disabled=$disabled ltt.bench_cases=$cases ltt.bench_mark=$mark ${LTT_APPEND:-}" \
 	LTT_QEMU_ARGS="$qemu ${LTT_QEMU_ARGS:-}" \
 		"$LTT_ROOT/scripts/boot.sh" >"$fifo" 2>&1 &
 	pid=$!

@@ -12,6 +12,7 @@
 #                             rounds; disabled: the floods only (default full)
 #   ltt.bench_kernel=NAME     the flavour, for the disabled-cost lines
 #   ltt.bench_rounds=R        rounds of every case and variant (default 3)
+#   ltt.bench_cases=C,C       the cases of the rounds (default flood,mixed)
 #   ltt.bench_flood=N         getppid() calls per flood (default 1000000)
 #   ltt.bench_flood_buf=MIB   per-CPU buffer of both tracers in the flood
 #                             (default 32: all of it, so that losses do
@@ -69,6 +70,7 @@ arg() {
 MODE=$(arg bench full)
 KERNEL=$(arg bench_kernel unknown)
 ROUNDS=$(arg bench_rounds 3)
+CASES=$(arg bench_cases flood,mixed | tr , ' ')
 FLOOD_N=$(arg bench_flood 1000000)
 FLOOD_BUF=$(arg bench_flood_buf 32)
 MIXED=$(arg bench_mixed 300,100)
@@ -256,11 +258,14 @@ main() {
 	# Warm up: page cache, first execs, the sockets' and ftrace's buffers.
 	echo "# bench: warming up"
 	run flood ftrace-discard 0 >/dev/null
-	run mixed ltt-discard 0 >/dev/null
-	run mixed untraced 0 >/dev/null
+	case " $CASES " in
+	*" mixed "*)
+		run mixed ltt-discard 0 >/dev/null
+		run mixed untraced 0 >/dev/null ;;
+	esac
 	r=1
 	while [ $r -le "$ROUNDS" ]; do
-		for c in flood mixed; do
+		for c in $CASES; do
 			for v in $(variants $r $c); do
 				echo "# bench: round $r/$ROUNDS: $c $v"
 				run $c $v $r
