@@ -94,7 +94,7 @@ vcpu_ns() {
 # each with cpu_ns=, the vCPU time between its two BENCH-MARK lines
 # (the guest idles around them); progress to the terminal.
 monitor() {
-	local boot=$1 tag=$2 line qemu= s0= s1=
+	local boot=$1 tag=$2 line qemu='' s0='' s1=''
 
 	while IFS= read -r line; do
 		line=${line%$'\r'}
@@ -102,13 +102,13 @@ monitor() {
 		case $line in
 		'BENCH-MARK start'*)
 			qemu=${qemu:-$(qemu_of "$boot")}
-			s0= s1=
+			s0='' s1=''
 			[[ -n $qemu ]] && s0=$(vcpu_ns "$qemu") ;;
 		'BENCH-MARK end'*)
 			[[ -n $s0 ]] && s1=$(vcpu_ns "$qemu") ;;
 		'BENCH '*)
 			[[ -n $s0 && -n $s1 ]] && line+=" cpu_ns=$((s1 - s0))"
-			s0= s1=
+			s0='' s1=''
 			echo "$tag $line" >>"$OUT/results" ;;
 		'BENCH-INFO '*)
 			echo "$tag $line" >>"$OUT/results" ;;
@@ -184,7 +184,7 @@ main() {
 	done
 	echo "wall=$(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s, builds included" >>"$OUT/host"
 	python3 "$LTT_ROOT/scripts/bench/report.py" "$OUT/results" "$OUT/host" "$REPORT"
-	log "table written to ${REPORT#$LTT_ROOT/} in $(elapsed $start)"
+	log "table written to ${REPORT#"$LTT_ROOT"/} in $(elapsed "$start")"
 }
 
 # One line: a script edited while it runs must not run on.

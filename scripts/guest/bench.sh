@@ -146,6 +146,7 @@ ftrace_stop() {
 	while [ $n -lt "$CPUS" ]; do
 		b=$(sed -n 's/^bytes=//p' $W/reader$n)
 		bytes=$((bytes + ${b:-0}))
+		# shellcheck disable=SC2046
 		set -- $(awk -F': ' '
 			$1 == "read events" { r = $2 }
 			$1 == "entries" { e = $2 }
@@ -161,7 +162,7 @@ ftrace_stop() {
 
 # run CASE VARIANT ROUND: one measurement, one BENCH line.
 run() {
-	c=$1 v=$2 r=$3 extra= more=
+	c=$1 v=$2 r=$3 extra='' more=''
 	if [ "$c" = flood ]; then
 		cmd="ltt-bench flood $FLOOD_N" ltt_ev="-e syscall_*"
 		ft_ev=$FTRACE_FLOOD extra="calls=$FLOOD_N" ft_kb=$FT_DEFAULT_KB
@@ -177,7 +178,7 @@ run() {
 	untraced)
 		$cmd >$W/out ;;
 	ltt-discard|ltt-norec)
-		[ $v = ltt-norec ] && ltt_ev="-e process_fork"
+		[ "$v" = ltt-norec ] && ltt_ev="-e process_fork"
 		# shellcheck disable=SC2086
 		$ON1 lttd --discard $ltt_ev -- $cmd >$W/out 2>$W/lttd.err
 		more=$(lttd_totals $W/lttd.err) ;;
@@ -194,7 +195,7 @@ run() {
 		# shellcheck disable=SC2086
 		ftrace_events $ft_ev >/dev/null
 		[ "$(cat $T/buffer_size_kb)" = "$ft_kb" ] || echo "$ft_kb" >$T/buffer_size_kb
-		if [ $v = ftrace-tmpfs ]; then
+		if [ "$v" = ftrace-tmpfs ]; then
 			mkdir -p $W/ftrace
 			ftrace_start $W/ftrace
 		else
@@ -266,9 +267,9 @@ main() {
 	r=1
 	while [ $r -le "$ROUNDS" ]; do
 		for c in $CASES; do
-			for v in $(variants $r $c); do
+			for v in $(variants "$r" "$c"); do
 				echo "# bench: round $r/$ROUNDS: $c $v"
-				run $c $v $r
+				run "$c" "$v" "$r"
 			done
 		done
 		r=$((r + 1))
