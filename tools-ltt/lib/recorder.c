@@ -202,6 +202,8 @@ static int rec_refresh_metadata(struct ltt_recorder *rec)
 {
 	uint32_t gen = 0;
 
+	if (!rec->dir)
+		return 0;
 	if (rec_generation(&gen))
 		return -1;
 	return gen == rec->generation ? 0 : rec_write_metadata(rec);
@@ -243,8 +245,8 @@ struct ltt_recorder *ltt_recorder_create(const struct ltt_record_opts *opts)
 	}
 	rec->session_fd = rec->epoll_fd = rec->dir_fd = -1;
 	rec->overwrite = opts->session.overwrite;
-	rec->dir = strdup(opts->dir);
-	if (!rec->dir) {
+	rec->dir = opts->dir ? strdup(opts->dir) : NULL;
+	if (opts->dir && !rec->dir) {
 		ltt_fail("out of memory");
 		goto fail;
 	}
@@ -260,6 +262,8 @@ struct ltt_recorder *ltt_recorder_create(const struct ltt_record_opts *opts)
 	for (i = 0; i < rec->n_cpus; i++)
 		if (rec_open_buffer(rec, &rec->cpus[i]))
 			goto fail;
+	if (!rec->dir)
+		return rec;		/* discarding: no trace to write */
 	if (rec_make_dir(rec->dir))
 		goto fail;
 	rec->dir_fd = open(rec->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -284,17 +288,24 @@ int ltt_recorder_start(struct ltt_recorder *rec)
 	return 0;
 }
 
-/* The stream file of @c, created with its first packet. */
-static int rec_out_fd(struct ltt_recorder *rec, struct rec_cpu *c)
+/*
+ * Append the packet at @sb to the stream file of @c, created with its
+ * first packet; nothing when discarding.
+ */
+static int rec_out(struct ltt_recorder *rec, struct rec_cpu *c,
+		   const struct ltt_subbuf *sb)
 {
 	char name[32];
 
-	if (c->out_fd >= 0)
+	if (!rec->dir)
 		return 0;
 	snprintf(name, sizeof(name), LTT_STREAM_FMT, c->cpu);
-	c->out_fd = openat(rec->dir_fd, name,
-			   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (c->out_fd < 0)
+		c->out_fd = openat(rec->dir_fd, name,
+				   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				   0644);
+	if (c->out_fd < 0 ||
+	    ltt_write_all(c->out_fd, c->map + sb->offset, sb->size))
 		return ltt_fail_errno("%s/%s", rec->dir, name);
 	return 0;
 }
@@ -324,10 +335,7 @@ static int rec_write_packet(struct ltt_recorder *rec, struct rec_cpu *c)
 			 c->cpu, (unsigned long long)sb.offset,
 			 (unsigned long long)sb.size, c->map_size);
 		ret = -1;
-	} else if (rec_out_fd(rec, c)) {
-		ret = -1;
-	} else if (ltt_write_all(c->out_fd, c->map + sb.offset, sb.size)) {
-		ltt_fail_errno("%s/" LTT_STREAM_FMT, rec->dir, c->cpu);
+	} else if (rec_out(rec, c, &sb)) {
 		ret = -1;
 	} else {
 		h = (const void *)(c->map + sb.offset);

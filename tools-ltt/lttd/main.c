@@ -3,12 +3,9 @@
  * lttd: the LTT trace daemon.  Creates a session, streams every CPU's
  * buffer into a CTF trace directory until told to stop.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../ltt/ltt.h"
 #include "run.h"
@@ -30,60 +27,6 @@ static const struct ltt_opt lttd_opts[] = {
 	{ 'q', "quiet", NULL, "no progress line and no totals" },
 };
 
-/*
- * --discard: a scratch trace directory whose stream files are links to
- * /dev/null, so that each packet is taken, "written" with no copy, and
- * given back; only the small metadata file is real.  Returns its path
- * (static), or NULL.
- */
-static const char *discard_dir(void)
-{
-	static char dir[4096];
-	const char *tmp = getenv("TMPDIR");
-	long cpu, n_cpus = sysconf(_SC_NPROCESSORS_CONF);
-	char name[32];
-	int fd;
-
-	snprintf(dir, sizeof(dir), "%s/lttd-discard.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "lttd: mkdtemp %s: %s\n", dir, strerror(errno));
-		return NULL;
-	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	for (cpu = 0; fd >= 0 && cpu < n_cpus; cpu++) {
-		snprintf(name, sizeof(name), LTT_STREAM_FMT, (unsigned int)cpu);
-		if (symlinkat("/dev/null", fd, name)) {
-			fprintf(stderr, "lttd: %s/%s: %s\n", dir, name,
-				strerror(errno));
-			break;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	if (fd < 0 || cpu < n_cpus)
-		return NULL;
-	return dir;
-}
-
-/* Remove the scratch directory of --discard. */
-static void discard_cleanup(const char *dir)
-{
-	long cpu, n_cpus = sysconf(_SC_NPROCESSORS_CONF);
-	char path[4200];
-
-	for (cpu = 0; cpu < n_cpus; cpu++) {
-		snprintf(path, sizeof(path), "%s/" LTT_STREAM_FMT, dir,
-			 (unsigned int)cpu);
-		unlink(path);
-	}
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/metadata.new", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
 int main(int argc, char **argv)
 {
 	struct opt_parser p = OPT_PARSER("lttd", "[OPTIONS] -o DIR|--discard [-- CMD [ARGS]]",
@@ -93,7 +36,7 @@ int main(int argc, char **argv)
 		lttd_opts);
 	struct lttd_config cfg = { .prog = "lttd" };
 	bool discard = false;
-	int c, ret;
+	int c;
 
 	while ((c = opt_next(&p, argc, argv)) != -1) {
 		if (c == LTTD_OPT_DISCARD)
@@ -109,13 +52,6 @@ int main(int argc, char **argv)
 		opt_usage_error(&p, "no output directory: give -o DIR (or --discard)");
 	if (p.ind < argc)
 		cfg.cmd = argv + p.ind;
-	if (discard) {
-		cfg.rec.dir = discard_dir();
-		if (!cfg.rec.dir)
-			return 1;
-	}
-	ret = lttd_run(&cfg);
-	if (discard)
-		discard_cleanup(cfg.rec.dir);
-	return ret;
+	/* Without a directory, the recorder drops every packet. */
+	return lttd_run(&cfg);
 }

@@ -153,7 +153,8 @@ static void print_totals(const struct lttd_config *cfg,
 	ltt_recorder_stats(rec, &st);
 	format_bytes(bytes, sizeof(bytes), st.bytes);
 	fprintf(stderr, "%s: %s: %llu events in %llu packets, %s, %llu lost\n",
-		cfg->prog, cfg->rec.dir, (unsigned long long)st.events,
+		cfg->prog, cfg->rec.dir ? cfg->rec.dir : "discarded",
+		(unsigned long long)st.events,
 		(unsigned long long)st.packets, bytes,
 		(unsigned long long)st.lost);
 	if (ltt_recorder_status(rec, &s, &cpus)) {

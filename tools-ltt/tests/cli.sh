@@ -81,6 +81,10 @@ check "command help" 1 "$("$ltt" report --help | grep -c '^usage: ltt report')"
 out=$("$lttd" 2>&1); rc=$?
 check "lttd without -o: status" 2 "$rc"
 check "lttd without -o: message" 1 "$(grep -c 'give -o DIR' <<<"$out")"
+"$lttd" --discard -o /tmp/ltt-cli-never >/dev/null 2>&1
+check "lttd --discard with -o: status" 2 "$?"
+"$lttd" --discard --overwrite >/dev/null 2>&1
+check "lttd --discard --overwrite: status" 2 "$?"
 out=$("$lttd" -s 1000 -o /nonexistent/x 2>&1); rc=$?
 check "lttd bad geometry: status" 2 "$rc"
 check "lttd bad geometry: message" 1 "$(grep -c 'sub-buffer size 1000: must be a power of two' <<<"$out")"

@@ -152,7 +152,11 @@ int ltt_event_logf(int event_fd, const char *fmt, ...)
 struct ltt_recorder;
 
 struct ltt_record_opts {
-	const char *dir;		/* created if missing; must hold no trace */
+	/*
+	 * Created if missing; must hold no trace.  NULL: every packet is
+	 * taken and dropped unwritten (lttd --discard, benchmarks).
+	 */
+	const char *dir;
 	struct ltt_session_opts session;
 	const char *events;		/* ltt_parse_events() list; NULL: all */
 	const pid_t *pids;		/* pid filter; count 0: none */
