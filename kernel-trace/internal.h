@@ -156,15 +156,19 @@ extern const struct ltt_probe_group ltt_mm_probes;
 extern const struct ltt_probe_group ltt_socket_probes;
 extern const struct ltt_probe_group ltt_net_probes;
 
-/* Events derived from native system calls, called by probes-syscall.c. */
-void ltt_fs_enter(long nr, const unsigned long *a);
-void ltt_fs_exit(long nr, const unsigned long *a, long ret);
-void ltt_ipc_exit(long nr, const unsigned long *a, long ret);
+/*
+ * Events derived from native system calls, called by probes-syscall.c;
+ * each returns whether @nr is one of its calls.
+ */
+bool ltt_fs_enter(long nr, const unsigned long *a);
+bool ltt_fs_exit(long nr, const unsigned long *a, long ret);
+bool ltt_ipc_exit(long nr, const unsigned long *a, long ret);
 #ifdef CONFIG_NET
-void ltt_socket_exit(long nr, const unsigned long *a, long ret);
+bool ltt_socket_exit(long nr, const unsigned long *a, long ret);
 #else
-static inline void ltt_socket_exit(long nr, const unsigned long *a, long ret)
+static inline bool ltt_socket_exit(long nr, const unsigned long *a, long ret)
 {
+	return false;
 }
 #endif
 

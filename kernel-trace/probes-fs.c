@@ -84,8 +84,10 @@ static void ltt_fs_poll(long nfds, s64 timeout_ms)
  * ltt_fs_enter - the fs events of a native system call at its entry
  * @nr: the system call
  * @a: its arguments
+ *
+ * Returns whether @nr makes fs events at its entry (recorded or not).
  */
-void ltt_fs_enter(long nr, const unsigned long *a)
+bool ltt_fs_enter(long nr, const unsigned long *a)
 {
 	s64 us;
 
@@ -108,7 +110,10 @@ void ltt_fs_enter(long nr, const unsigned long *a)
 		ltt_fs_poll(a[1], us < 0 ? -1 :
 			    min_t(s64, us / USEC_PER_MSEC, S32_MAX));
 		break;
+	default:
+		return false;
 	}
+	return true;
 }
 
 static void ltt_fs_read(long fd, long ret)
@@ -130,8 +135,10 @@ static void ltt_fs_write(long fd, long ret)
  * @nr: the system call
  * @a: its arguments
  * @ret: its return value
+ *
+ * Returns whether @nr makes fs events at its exit (recorded or not).
  */
-void ltt_fs_exit(long nr, const unsigned long *a, long ret)
+bool ltt_fs_exit(long nr, const unsigned long *a, long ret)
 {
 	switch (nr) {
 #ifdef __NR_open
@@ -180,5 +187,8 @@ void ltt_fs_exit(long nr, const unsigned long *a, long ret)
 		ltt_log_fs_ioctl(&rec);
 		break;
 	}
+	default:
+		return false;
 	}
+	return true;
 }

@@ -52,8 +52,10 @@ static unsigned int ltt_ipc_call(long nr)
  * @nr: the system call
  * @a: its arguments
  * @ret: its return value
+ *
+ * Returns whether @nr makes IPC events (recorded or not).
  */
-void ltt_ipc_exit(long nr, const unsigned long *a, long ret)
+bool ltt_ipc_exit(long nr, const unsigned long *a, long ret)
 {
 	unsigned int call;
 
@@ -63,7 +65,7 @@ void ltt_ipc_exit(long nr, const unsigned long *a, long ret)
 		struct ltt_rec_ipc_msg_create msg = { .id = ret, .flags = a[1] };
 
 		ltt_log_ipc_msg_create(&msg);
-		return;
+		return true;
 	}
 #endif
 #ifdef __NR_semget
@@ -71,7 +73,7 @@ void ltt_ipc_exit(long nr, const unsigned long *a, long ret)
 		struct ltt_rec_ipc_sem_create sem = { .id = ret, .flags = a[2] };
 
 		ltt_log_ipc_sem_create(&sem);
-		return;
+		return true;
 	}
 #endif
 #ifdef __NR_shmget
@@ -79,7 +81,7 @@ void ltt_ipc_exit(long nr, const unsigned long *a, long ret)
 		struct ltt_rec_ipc_shm_create shm = { .id = ret, .flags = a[2] };
 
 		ltt_log_ipc_shm_create(&shm);
-		return;
+		return true;
 	}
 #endif
 	}
@@ -92,4 +94,5 @@ void ltt_ipc_exit(long nr, const unsigned long *a, long ret)
 			c.id = ret;
 		ltt_log_ipc_call(&c);
 	}
+	return call;
 }

@@ -76,8 +76,10 @@ static unsigned int ltt_socket_call(long nr)
  * @nr: the system call
  * @a: its arguments
  * @ret: its return value
+ *
+ * Returns whether @nr makes socket events (recorded or not).
  */
-void ltt_socket_exit(long nr, const unsigned long *a, long ret)
+bool ltt_socket_exit(long nr, const unsigned long *a, long ret)
 {
 	unsigned int call;
 
@@ -89,7 +91,7 @@ void ltt_socket_exit(long nr, const unsigned long *a, long ret)
 		};
 
 		ltt_log_socket_create(&rec);
-		return;
+		return true;
 	}
 #endif
 	call = ltt_socket_call(nr);
@@ -104,6 +106,7 @@ void ltt_socket_exit(long nr, const unsigned long *a, long ret)
 				 -1 : sv[0];
 		ltt_log_socket_call(&rec);
 	}
+	return call;
 }
 
 static void ltt_probe_send(void *data, struct sock *sk, int ret, int flags)

@@ -3,7 +3,9 @@
  * LTT probes on system call entry and exit (the raw_syscalls tracepoints).
  * They also derive the file-system, socket and IPC events from the native
  * system calls that make them: one probe per tracepoint, the arguments
- * read once.
+ * read once, and not at all for the calls that derive nothing - which
+ * the probes learn as the calls are made, so that the decoders stay the
+ * one list of the calls they know.
  */
 #include <linux/compat.h>
 #include <linux/ptrace.h>
@@ -11,6 +13,18 @@
 #include <trace/events/syscalls.h>
 
 #include "internal.h"
+
+/* Native calls that derive no event at their entry, at their exit. */
+static DECLARE_BITMAP(ltt_enter_underived, NR_syscalls);
+static DECLARE_BITMAP(ltt_exit_underived, NR_syscalls);
+
+/* May a native call @nr derive events, as far as @underived knows? */
+static __always_inline bool ltt_may_derive(long nr,
+					   const unsigned long *underived)
+{
+	return !in_compat_syscall() && nr >= 0 && nr < NR_syscalls &&
+	       !test_bit(nr, underived);
+}
 
 static void ltt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
@@ -21,10 +35,11 @@ static void ltt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	unsigned long a[6];
 
 	ltt_log_syscall_entry(&rec);
-	if (in_compat_syscall())
+	if (!ltt_may_derive(id, ltt_enter_underived))
 		return;
 	syscall_get_arguments(current, regs, a);
-	ltt_fs_enter(id, a);
+	if (!ltt_fs_enter(id, a))
+		set_bit(id, ltt_enter_underived);
 }
 
 static void ltt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
@@ -32,15 +47,18 @@ static void ltt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	struct ltt_rec_syscall_exit rec = { .ret = ret };
 	unsigned long a[6];
 	long nr;
+	bool derived;
 
 	ltt_log_syscall_exit(&rec);
-	if (in_compat_syscall())
-		return;
 	nr = syscall_get_nr(current, regs);
+	if (!ltt_may_derive(nr, ltt_exit_underived))
+		return;
 	syscall_get_arguments(current, regs, a);
-	ltt_fs_exit(nr, a, ret);
-	ltt_socket_exit(nr, a, ret);
-	ltt_ipc_exit(nr, a, ret);
+	derived = ltt_fs_exit(nr, a, ret);
+	derived |= ltt_socket_exit(nr, a, ret);
+	derived |= ltt_ipc_exit(nr, a, ret);
+	if (!derived)
+		set_bit(nr, ltt_exit_underived);
 }
 
 static int ltt_syscall_attach(void)
