@@ -30,6 +30,14 @@
 
 #define LB_PKT_HDR	sizeof(struct ltt_packet_header)
 
+/*
+ * The contexts (task, softirq, irq, NMI) that are writing on this CPU,
+ * a bit each.  A write that finds its own context's bit set recursed: a
+ * fault on the buffer itself (a stale borrowed mm on ARM), whose trap
+ * hook writes again.  It is dropped and counted lost.
+ */
+static DEFINE_PER_CPU(unsigned int, lb_writing);
+
 /* Where a reserved record goes and what its commit covers. */
 struct lb_slot {
 	unsigned long pos;	/* first byte of the record */
@@ -41,7 +49,17 @@ struct lb_slot {
 /* The trace clock: CLOCK_MONOTONIC, safe in any context, NMI included. */
 static __always_inline u64 ltt_clock(void)
 {
-	return ktime_get_mono_fast_ns();
+	return ktime_get_mono_fast_ns() - ltt_selftest_clock_skew();
+}
+
+/*
+ * The clock for @buf's next record or packet end: the fast clock may step
+ * back after an NMI that hit a timekeeper update, so never behind the
+ * buffer's last record.
+ */
+static __always_inline u64 lb_clock(const struct ltt_buf *buf)
+{
+	return max(ltt_clock(), READ_ONCE(buf->last_ts));
 }
 
 static __always_inline unsigned long lb_subbuf_size(const struct ltt_buf *buf)
@@ -153,7 +171,7 @@ static void lb_open(struct ltt_buf *buf, unsigned long pkt, u64 ts)
 	h->packet_seq_num = pkt >> buf->sb_order;
 	h->cpu_id = buf->cpu;
 	/* A user session does not learn the pids of other users. */
-	h->pid = ltt_pid_visible(current);
+	h->pid = ltt_session_pid(buf->session, current);
 	h->__reserved = 0;
 }
 
@@ -192,7 +210,7 @@ static __always_inline bool lb_reserve(struct ltt_buf *buf, unsigned int id,
 
 	do {
 		old = local_read(&buf->offset);
-		slot->ts = ltt_clock();
+		slot->ts = lb_clock(buf);
 		sb_off = lb_sb_off(buf, old);
 		slot->extended = ext_id ||
 			((slot->ts - buf->last_ts) >> LTT_HDR_TS_BITS);
@@ -244,19 +262,29 @@ drop:
  * @str: a string to append, or NULL
  * @slen: bytes of @str to store, its NUL included (0 without a string)
  *
- * Returns 0, or -ENOBUFS when the event was lost.
+ * Returns 0, or -ENOBUFS when the event was lost, -EDEADLK when it was
+ * dropped because the write recursed; either is counted lost.
  */
 int ltt_buf_write(struct ltt_buf *buf, unsigned int id, const void *rec,
 		  unsigned int len, const char *str, unsigned int slen)
 {
+	unsigned int ctx = 1U << interrupt_context_level();
 	struct lb_slot slot;
 	u8 *p;
 	u32 word;
 	u16 id16;
 
 	local_inc(&buf->produced);
-	if (!lb_reserve(buf, id, len + slen, &slot))
+	if (unlikely(__this_cpu_read(lb_writing) & ctx)) {
+		local_inc(&buf->lost);
+		return -EDEADLK;
+	}
+	__this_cpu_or(lb_writing, ctx);
+	if (!lb_reserve(buf, id, len + slen, &slot)) {
+		__this_cpu_and(lb_writing, ~ctx);
 		return -ENOBUFS;
+	}
+	ltt_selftest_recurse(id);
 
 	p = lb_ptr(buf, slot.pos);
 	word = (slot.extended ? LTT_HDR_ID_EXTENDED : id) |
@@ -275,6 +303,7 @@ int ltt_buf_write(struct ltt_buf *buf, unsigned int id, const void *rec,
 		p[len + slen - 1] = '\0';
 	}
 	lb_commit(buf, slot.pos, slot.commit, true);
+	__this_cpu_and(lb_writing, ~ctx);
 	return 0;
 }
 
@@ -292,7 +321,7 @@ static void lb_switch(struct ltt_buf *buf)
 		sb_off = lb_sb_off(buf, old);
 		if (!sb_off)
 			return;
-		ts = ltt_clock();
+		ts = lb_clock(buf);
 		new = old - sb_off + lb_subbuf_size(buf);
 	} while (local_cmpxchg(&buf->offset, old, new) != old);
 	lb_close(buf, old, ts);
@@ -308,7 +337,7 @@ static void lb_report_lost(struct ltt_buf *buf)
 {
 	unsigned long w = local_read(&buf->offset);
 	struct ltt_packet_header *h;
-	u64 ts = ltt_clock();
+	u64 ts = lb_clock(buf);
 
 	if (local_read(&buf->lost) == buf->lost_reported)
 		return;
@@ -336,16 +365,22 @@ static void lb_flush_timer(struct timer_list *t)
 	if (buf->cpu != smp_processor_id())
 		return;
 	lb_switch(buf);
-	if (rcu_access_pointer(ltt_current) == buf->session)
+	if (READ_ONCE(buf->flushing))
 		mod_timer(t, jiffies + buf->session->flush_jiffies);
 }
 
 /**
  * ltt_buf_start - arm the flush timer of a buffer
  * @buf: the buffer, its CPU online (cpus_read_lock() held)
+ *
+ * A flight recorder has no timer: nobody reads it while it records, and
+ * every packet closed early would push older events out of the ring.
  */
 void ltt_buf_start(struct ltt_buf *buf)
 {
+	if (buf->overwrite)
+		return;
+	WRITE_ONCE(buf->flushing, true);
 	buf->flush_timer.expires = jiffies + buf->session->flush_jiffies;
 	add_timer_on(&buf->flush_timer, buf->cpu);
 }
@@ -355,12 +390,15 @@ void ltt_buf_start(struct ltt_buf *buf)
  * @buf: the buffer
  *
  * Closes the open packet and, for a flight recorder, points the reader at
- * the oldest packet still unread.
+ * the oldest packet still unread.  The caller wakes the reader with
+ * ltt_buf_wake() once it may see the end.
  */
 void ltt_buf_stop(struct ltt_buf *buf)
 {
 	unsigned long w, p;
 
+	/* The timer re-arms itself until it sees this. */
+	WRITE_ONCE(buf->flushing, false);
 	timer_delete_sync(&buf->flush_timer);
 	lb_switch(buf);
 	if (!buf->overwrite)
@@ -374,6 +412,17 @@ void ltt_buf_stop(struct ltt_buf *buf)
 		atomic_long_set(&buf->consumed, p);
 	}
 	irq_work_sync(&buf->wakeup);
+}
+
+/**
+ * ltt_buf_wake - wake the readers of a stopped buffer
+ * @buf: the buffer
+ *
+ * Called after the session is marked stopped, so that a woken poller
+ * sees the end and does not go back to sleep for good.
+ */
+void ltt_buf_wake(struct ltt_buf *buf)
+{
 	wake_up_all(&buf->wait);
 }
 
@@ -403,18 +452,25 @@ struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu)
 	struct ltt_buf *buf;
 	unsigned long i;
 
-	buf = kzalloc_node(sizeof(*buf), GFP_KERNEL, cpu_to_node(cpu));
+	buf = kzalloc_node(sizeof(*buf), GFP_KERNEL_ACCOUNT, cpu_to_node(cpu));
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
+	/* Set up first: ltt_buf_destroy() may see a half-made buffer. */
+	init_irq_work(&buf->wakeup, lb_wakeup);
+	timer_setup(&buf->flush_timer, lb_flush_timer, TIMER_PINNED);
+	init_waitqueue_head(&buf->wait);
 	buf->session = s;
 	buf->cpu = cpu;
 	buf->sb_order = ilog2(s->subbuf_size);
 	buf->n_order = ilog2(s->n_subbufs);
 	buf->overwrite = s->mode == LTT_MODE_OVERWRITE;
-	buf->sb = kvcalloc(s->n_subbufs, sizeof(*buf->sb), GFP_KERNEL);
-	/* Like vmalloc_user(), near the CPU, failing rather than OOM-killing. */
+	buf->sb = kvcalloc(s->n_subbufs, sizeof(*buf->sb), GFP_KERNEL_ACCOUNT);
+	/*
+	 * Like vmalloc_user(), near the CPU, failing rather than OOM-killing,
+	 * charged to the creator's memory cgroup.
+	 */
 	buf->data = __vmalloc_node_range(lb_size(buf), SHMLBA, VMALLOC_START,
-					 VMALLOC_END, GFP_KERNEL | __GFP_ZERO |
+					 VMALLOC_END, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
 					 __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
 					 PAGE_KERNEL, VM_USERMAP,
 					 cpu_to_node(cpu),
@@ -430,9 +486,6 @@ struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu)
 	local_set(&buf->lost, 0);
 	local_set(&buf->produced, 0);
 	atomic_long_set(&buf->consumed, 0);
-	init_irq_work(&buf->wakeup, lb_wakeup);
-	timer_setup(&buf->flush_timer, lb_flush_timer, TIMER_PINNED);
-	init_waitqueue_head(&buf->wait);
 	return buf;
 }
 
@@ -442,10 +495,8 @@ struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu)
  */
 void ltt_buf_destroy(struct ltt_buf *buf)
 {
-	if (buf->data) {
-		timer_shutdown_sync(&buf->flush_timer);
-		irq_work_sync(&buf->wakeup);
-	}
+	timer_shutdown_sync(&buf->flush_timer);
+	irq_work_sync(&buf->wakeup);
 	vfree(buf->data);
 	kvfree(buf->sb);
 	kfree(buf);
@@ -462,34 +513,39 @@ static struct ltt_packet_header *lb_oldest(struct ltt_buf *buf)
 	return lb_ptr(buf, c);
 }
 
+/*
+ * Take the oldest packet.  The reply is copied out after the lock is
+ * dropped: a reply page that faults slowly (userfaultfd, FUSE) must not
+ * hold the session lock, which START and STOP wait for.
+ */
 static long lb_get_subbuf(struct ltt_buf *buf, struct ltt_subbuf __user *arg)
 {
 	struct ltt_session *s = buf->session;
 	struct ltt_packet_header *h;
 	struct ltt_subbuf sub;
-	long ret = 0;
+	unsigned long c;
 
-	mutex_lock(&s->lock);
-	if (buf->held || (buf->overwrite &&
-			  s->state == LTT_SESSION_RECORDING)) {
-		ret = -EBUSY;
-		goto out;
-	}
-	h = lb_oldest(buf);
-	if (!h) {
-		ret = s->state == LTT_SESSION_STOPPED ? -ENODATA : -EAGAIN;
-		goto out;
-	}
-	sub.offset = (void *)h - buf->data;
-	sub.size = h->packet_size / BITS_PER_BYTE;
-	sub.seq = h->packet_seq_num;
-	if (copy_to_user(arg, &sub, sizeof(sub)))
-		ret = -EFAULT;
-	else
+	scoped_guard(mutex, &s->lock) {
+		if (buf->held || (buf->overwrite &&
+				  s->state == LTT_SESSION_RECORDING))
+			return -EBUSY;
+		h = lb_oldest(buf);
+		if (!h)
+			return s->state == LTT_SESSION_STOPPED ? -ENODATA :
+								 -EAGAIN;
+		c = atomic_long_read(&buf->consumed);
+		sub.offset = (void *)h - buf->data;
+		sub.size = h->packet_size / BITS_PER_BYTE;
+		sub.seq = h->packet_seq_num;
 		buf->held = true;
-out:
-	mutex_unlock(&s->lock);
-	return ret;
+	}
+	if (!copy_to_user(arg, &sub, sizeof(sub)))
+		return 0;
+	/* Nobody learnt of the packet: give it back, unless already put. */
+	scoped_guard(mutex, &s->lock)
+		if (buf->held && atomic_long_read(&buf->consumed) == c)
+			buf->held = false;
+	return -EFAULT;
 }
 
 static long lb_put_subbuf(struct ltt_buf *buf)

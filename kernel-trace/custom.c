@@ -280,15 +280,27 @@ u32 ltt_custom_generation(void)
 	return ltt_custom_gen;
 }
 
-/* Is @size right for @t's layout, and @data's string ended? */
+/*
+ * Is @size right for @t's layout, and @data's string one string?  Its
+ * first NUL must be its last byte: bytes after an early NUL would be
+ * read as records of their own, forged ones.
+ */
 static int ltt_custom_check(const struct ltt_event_type *t, const void *data,
 			    unsigned int size)
 {
+	const char *str = data + t->info.payload_size;
+	unsigned int slen;
+
 	if (size > LTT_EVENT_SIZE_MAX)
 		return -E2BIG;
 	if (!t->has_string)
 		return size == t->info.payload_size ? 0 : -EINVAL;
-	if (size <= t->info.payload_size || ((const char *)data)[size - 1])
+	if (size <= t->info.payload_size)
+		return -EINVAL;
+	slen = size - t->info.payload_size;
+	if (slen > LTT_STRING_MAX)
+		return -E2BIG;
+	if (strnlen(str, slen) != slen - 1)
 		return -EINVAL;
 	return 0;
 }
@@ -356,8 +368,9 @@ EXPORT_SYMBOL_GPL(ltt_event_destroy);
  * @size: its size: the fixed part, plus the string and its NUL when the
  *	last field is a string
  *
- * Returns 0 (recorded or not), -E2BIG above LTT_EVENT_SIZE_MAX, -EINVAL
- * when @size does not fit the layout or the string is not ended.
+ * Returns 0 (recorded or not), -E2BIG above LTT_EVENT_SIZE_MAX or for a
+ * string longer than LTT_STRING_MAX with its NUL, -EINVAL when @size does
+ * not fit the layout or the string's first NUL is not its last byte.
  */
 int ltt_event_log(struct ltt_event_type *type, const void *data,
 		  unsigned int size)
@@ -440,16 +453,14 @@ int ltt_custom_create_fd(struct ltt_event_create *c)
  * ltt_custom_log_user - LTT_CMD_EVENT_LOG
  * @l: the request, copied in
  *
- * Returns 0, -EBADF, -EINVAL (not an event fd, bad size), -E2BIG,
- * -EFAULT, -ENOMEM.
+ * Returns 0, -EBADF, -EINVAL (not an event fd, bad size or string), -E2BIG,
+ * -EFAULT.
  */
 int ltt_custom_log_user(const struct ltt_event_log *l)
 {
 	CLASS(fd, f)(l->event_fd);
 	struct ltt_event_type *t;
-	u8 small[256];
-	void *data = small;
-	int ret;
+	u8 data[LTT_EVENT_SIZE_MAX];
 
 	if (fd_empty(f))
 		return -EBADF;
@@ -458,17 +469,7 @@ int ltt_custom_log_user(const struct ltt_event_log *l)
 	t = fd_file(f)->private_data;
 	if (l->size > LTT_EVENT_SIZE_MAX)
 		return -E2BIG;
-	if (!l->size)
-		return ltt_event_log(t, NULL, 0);
-	if (l->size > sizeof(small)) {
-		data = kmalloc(l->size, GFP_KERNEL);
-		if (!data)
-			return -ENOMEM;
-	}
-	ret = -EFAULT;
-	if (!copy_from_user(data, u64_to_user_ptr(l->data), l->size))
-		ret = ltt_event_log(t, data, l->size);
-	if (data != small)
-		kfree(data);
-	return ret;
+	if (copy_from_user(data, u64_to_user_ptr(l->data), l->size))
+		return -EFAULT;
+	return ltt_event_log(t, data, l->size);
 }

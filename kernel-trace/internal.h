@@ -43,6 +43,7 @@ struct ltt_buf {
 	unsigned int sb_order;		/* log2(sub-buffer size) */
 	unsigned int n_order;		/* log2(number of sub-buffers) */
 	bool overwrite;
+	bool flushing;			/* the flush timer re-arms itself */
 	struct irq_work wakeup;
 	struct timer_list flush_timer;
 
@@ -93,12 +94,13 @@ int ltt_buf_write(struct ltt_buf *buf, unsigned int id, const void *rec,
 void ltt_buf_flush(struct ltt_buf *buf);
 void ltt_buf_start(struct ltt_buf *buf);
 void ltt_buf_stop(struct ltt_buf *buf);
+void ltt_buf_wake(struct ltt_buf *buf);
 void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st);
 int ltt_buf_open_fd(struct ltt_buf *buf);
 
 /* session.c */
 void ltt_session_put(struct ltt_session *s);
-struct ltt_session *ltt_session_get(int fd);
+struct ltt_session *ltt_session_of(struct file *file);
 int ltt_session_create(const struct ltt_create *attr);
 int ltt_session_start(struct ltt_session *s);
 int ltt_session_stop(struct ltt_session *s, bool snapshot);
@@ -110,8 +112,11 @@ int ltt_session_status(struct ltt_session *s, struct ltt_status *st,
 		       struct ltt_cpu_status __user *ucpus);
 int ltt_session_buffer_fd(struct ltt_session *s, unsigned int cpu);
 bool ltt_event_enabled(unsigned int id);
-bool ltt_task_passes(struct task_struct *t);
+bool ltt_task_passes(struct ltt_session *s, struct task_struct *t);
+void ltt_session_write(struct ltt_session *s, unsigned int id,
+		       const void *rec, unsigned int len, const char *str);
 pid_t ltt_pid_visible(struct task_struct *t);
+pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t);
 void ltt_write_custom(unsigned int id, bool user, const void *data,
 		      unsigned int size);
 extern int ltt_user_sessions;
@@ -173,6 +178,45 @@ static inline bool ltt_socket_exit(long nr, const unsigned long *a, long ret)
 #endif
 
 /* statedump.c */
-void ltt_statedump(void);
+void ltt_statedump(struct ltt_session *s);
+
+/* selftest.c: the knobs of CONFIG_LTT_SELFTEST, no-ops without it. */
+#ifdef CONFIG_LTT_SELFTEST
+extern u32 ltt_selftest_start_delay_ms;
+extern u32 ltt_selftest_stop_delay_ms;
+extern u32 ltt_selftest_log_delay_us;
+extern unsigned long ltt_selftest_clock_back_ns;
+extern u32 ltt_selftest_recurse_trap;
+void ltt_selftest_sleep(const u32 *ms);
+void ltt_selftest_spin(const u32 *us);
+#define ltt_selftest_delay(how, knob)	ltt_selftest_##how(&ltt_selftest_##knob)
+
+/* The clock's skew that clock_back_ns asks for, taken once. */
+static __always_inline unsigned long ltt_selftest_clock_skew(void)
+{
+	if (likely(!READ_ONCE(ltt_selftest_clock_back_ns)))
+		return 0;
+	return xchg(&ltt_selftest_clock_back_ns, 0);
+}
+
+/* recurse_trap: a trap_entry write recurses, as a fault in it would. */
+static __always_inline void ltt_selftest_recurse(unsigned int id)
+{
+	if (unlikely(READ_ONCE(ltt_selftest_recurse_trap)) &&
+	    id == LTT_EV_trap_entry)
+		ltt_trap_entry(0, _THIS_IP_);
+}
+#else
+#define ltt_selftest_delay(how, knob)	do { } while (0)
+
+static __always_inline unsigned long ltt_selftest_clock_skew(void)
+{
+	return 0;
+}
+
+static __always_inline void ltt_selftest_recurse(unsigned int id)
+{
+}
+#endif
 
 #endif /* _KERNEL_LTT_INTERNAL_H */

@@ -51,7 +51,11 @@ static void ltt_probe_wait(void *data, struct pid *pid)
 static void ltt_probe_signal(void *data, int sig, struct kernel_siginfo *info,
 			     struct task_struct *task, int group, int result)
 {
-	struct ltt_rec_process_signal rec = { .sig = sig, .pid = task->pid };
+	/* The target may be another user's task. */
+	struct ltt_rec_process_signal rec = {
+		.sig = sig,
+		.pid = ltt_pid_visible(task),
+	};
 
 	ltt_log_process_signal(&rec);
 }

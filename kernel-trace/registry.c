@@ -6,6 +6,7 @@
 #include <linux/bug.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>
+#include <linux/nospec.h>
 #include <linux/string.h>
 
 #include "internal.h"
@@ -84,6 +85,7 @@ int ltt_event_info(struct ltt_event_info *info)
 
 	if (id >= LTT_NR_EVENTS)
 		return -ENOENT;
+	id = array_index_nospec(id, LTT_NR_EVENTS);
 	memset(info, 0, sizeof(*info));
 	info->id = id;
 	ltt_describe[id](info);

@@ -12,8 +12,11 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/log2.h>
+#include <linux/nospec.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/timekeeping.h>
@@ -120,10 +123,47 @@ static __always_inline bool ltt_pid_match(struct ltt_session *s, pid_t also)
 	return false;
 }
 
-/* Does the current task belong to a user session's user? */
-static __always_inline bool ltt_uid_match(struct ltt_session *s)
+/*
+ * Is @t one of a user session's own tasks?  All its uids must be the
+ * user's, as ptrace and perf require: a set-uid program that the user
+ * starts (passwd, sudo) is not the user's.
+ */
+static bool ltt_user_owns(const struct ltt_session *s, struct task_struct *t)
 {
-	return uid_eq(current_uid(), s->uid);
+	const struct cred *c;
+
+	guard(rcu)();
+	c = __task_cred(t);
+	return uid_eq(c->uid, s->uid) && uid_eq(c->euid, s->uid) &&
+	       uid_eq(c->suid, s->uid) && uid_eq(c->fsuid, s->uid);
+}
+
+/*
+ * May a user session record what the current task does?  Only in task
+ * context (an interrupt is nobody's), and only while the task is the
+ * user's and dumpable: one that was set-uid keeps its secrets.
+ */
+static bool ltt_user_current(const struct ltt_session *s)
+{
+	struct mm_struct *mm = current->mm;
+
+	return in_task() && mm && get_dumpable(mm) == SUID_DUMP_USER &&
+	       ltt_user_owns(s, current);
+}
+
+/**
+ * ltt_session_pid - @t's pid as session @s may see it
+ * @s: the session
+ * @t: a task that an event names
+ *
+ * Returns @t's pid, or 0 when @s is a user session and @t is not its
+ * user's.
+ */
+pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t)
+{
+	if (!s->user || ltt_user_owns(s, t))
+		return t->pid;
+	return 0;
 }
 
 /**
@@ -136,15 +176,10 @@ static __always_inline bool ltt_uid_match(struct ltt_session *s)
 pid_t ltt_pid_visible(struct task_struct *t)
 {
 	struct ltt_session *s;
-	bool visible;
 
 	guard(preempt_notrace)();
 	s = rcu_dereference_sched(ltt_current);
-	if (!s || !s->user)
-		return t->pid;
-	scoped_guard(rcu)
-		visible = uid_eq(task_uid(t), s->uid);
-	return visible ? t->pid : 0;
+	return s ? ltt_session_pid(s, t) : t->pid;
 }
 
 /**
@@ -164,22 +199,19 @@ bool ltt_event_enabled(unsigned int id)
 }
 
 /**
- * ltt_task_passes - does a task pass the recording session's pid filter?
+ * ltt_task_passes - does a task pass a session's pid filter?
+ * @s: the session
  * @t: the task
  *
  * For records about another task than the current one (the state dump).
  */
-bool ltt_task_passes(struct task_struct *t)
+bool ltt_task_passes(struct ltt_session *s, struct task_struct *t)
 {
-	struct ltt_session *s;
 	struct ltt_pidset *set;
 	unsigned int i;
 
 	guard(preempt_notrace)();
-	s = rcu_dereference_sched(ltt_current);
-	if (!s)
-		return false;
-	if (s->user && !ltt_pid_visible(t))
+	if (s->user && !ltt_user_owns(s, t))
 		return false;
 	set = rcu_dereference_sched(s->pids);
 	if (!set)
@@ -191,22 +223,26 @@ bool ltt_task_passes(struct task_struct *t)
 }
 
 /*
- * The current CPU's buffer in the recording session when an event @id
- * passes its mask and filters (see __ltt_write() for @also), or NULL.
- * Preemption disabled.
+ * The current CPU's buffer in session @s when an event @id passes its
+ * mask and filters (see __ltt_write() for @also), or NULL.  Preemption
+ * disabled.
  */
-static __always_inline struct ltt_buf *ltt_write_buf(unsigned int id,
-						     pid_t also)
+static __always_inline struct ltt_buf *ltt_session_buf(struct ltt_session *s,
+						       unsigned int id,
+						       pid_t also)
 {
-	struct ltt_session *s = rcu_dereference_sched(ltt_current);
-
-	if (!s || !test_bit(id, s->mask) ||
-	    (also >= 0 && !ltt_pid_match(s, also)))
+	if (!test_bit(id, s->mask) || (also >= 0 && !ltt_pid_match(s, also)))
 		return NULL;
 	/* In a user session, @also > 0 is a task of that user. */
-	if (unlikely(s->user) && !also && !ltt_uid_match(s))
+	if (unlikely(s->user) && !also && !ltt_user_current(s))
 		return NULL;
 	return s->bufs[smp_processor_id()];
+}
+
+/* The bytes of @str to store, its NUL included; 0 without a string. */
+static __always_inline unsigned int ltt_str_len(const char *str)
+{
+	return str ? strnlen(str, LTT_STRING_MAX - 1) + 1 : 0;
 }
 
 /**
@@ -225,16 +261,40 @@ static __always_inline struct ltt_buf *ltt_write_buf(unsigned int id,
 void __ltt_write(unsigned int id, const void *rec, unsigned int len,
 		 const char *str, pid_t also)
 {
+	struct ltt_session *s;
 	struct ltt_buf *buf;
-	unsigned int slen = 0;
 
 	guard(preempt_notrace)();
-	buf = ltt_write_buf(id, also);
-	if (!buf)
+	s = rcu_dereference_sched(ltt_current);
+	if (!s)
 		return;
-	if (str)
-		slen = strnlen(str, LTT_STRING_MAX - 1) + 1;
-	ltt_buf_write(buf, id, rec, len, str, slen);
+	buf = ltt_session_buf(s, id, also);
+	if (buf)
+		ltt_buf_write(buf, id, rec, len, str, ltt_str_len(str));
+}
+
+/**
+ * ltt_session_write - record an event in one session, if it records
+ * @s: the session
+ * @id: the event id
+ * @rec: the fixed part of the record
+ * @len: its size
+ * @str: a string to append, or NULL
+ *
+ * For records the caller has filtered itself (the state dump of @s),
+ * which go to @s only, whatever records meanwhile.
+ */
+void ltt_session_write(struct ltt_session *s, unsigned int id,
+		       const void *rec, unsigned int len, const char *str)
+{
+	struct ltt_buf *buf;
+
+	guard(preempt_notrace)();
+	if (rcu_dereference_sched(ltt_current) != s || !test_bit(id, s->mask))
+		return;
+	buf = s->bufs[smp_processor_id()];
+	if (buf)
+		ltt_buf_write(buf, id, rec, len, str, ltt_str_len(str));
 }
 
 /**
@@ -248,12 +308,18 @@ void __ltt_write(unsigned int id, const void *rec, unsigned int len,
 void ltt_write_custom(unsigned int id, bool user, const void *data,
 		      unsigned int size)
 {
+	struct ltt_session *s;
 	struct ltt_buf *buf;
 
 	guard(preempt_notrace)();
-	buf = ltt_write_buf(id, 0);
-	if (!buf || (!user && rcu_dereference_sched(ltt_current)->user))
+	/* One read of ltt_current: a STOP may clear it meanwhile. */
+	s = rcu_dereference_sched(ltt_current);
+	if (!s || (!user && s->user))
 		return;
+	buf = ltt_session_buf(s, id, 0);
+	if (!buf)
+		return;
+	ltt_selftest_delay(spin, log_delay_us);
 	ltt_buf_write(buf, id, data, size, NULL, 0);
 }
 
@@ -329,7 +395,7 @@ static void ltt_disarm(void)
 	tracepoint_synchronize_unregister();
 }
 
-/* Stop recording @s; both locks held. */
+/* Stop recording @s, the recording session; both locks held. */
 static void __ltt_session_stop(struct ltt_session *s)
 {
 	unsigned int cpu;
@@ -340,28 +406,38 @@ static void __ltt_session_stop(struct ltt_session *s)
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (s->bufs[cpu])
 			ltt_buf_stop(s->bufs[cpu]);
+	ltt_selftest_delay(sleep, stop_delay_ms);
 	/* The packets are closed before lb_poll() can see STOPPED. */
 	smp_store_release(&s->state, LTT_SESSION_STOPPED);
+	/* And a poller woken now sees it: no wakeup is lost. */
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (s->bufs[cpu])
+			ltt_buf_wake(s->bufs[cpu]);
 }
 
-/**
- * ltt_session_start - start recording
- * @s: the session
- *
- * Returns 0, or -EBUSY when a session is already recording (or, in
- * overwrite mode, a reader holds a packet).
+/*
+ * Make @s the recording session; both locks held.  A user session that
+ * records gives way to a system one: an unprivileged user must not lock
+ * the administrator out.
  */
-int ltt_session_start(struct ltt_session *s)
+static int __ltt_session_start(struct ltt_session *s)
 {
+	struct ltt_session *cur;
 	unsigned int cpu;
 
-	guard(mutex)(&ltt_record_lock);
-	guard(mutex)(&s->lock);
-	if (rcu_access_pointer(ltt_current))
+	cur = rcu_dereference_protected(ltt_current,
+					lockdep_is_held(&ltt_record_lock));
+	if (cur == s || (cur && !(cur->user && !s->user)))
 		return -EBUSY;
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (s->bufs[cpu] && s->bufs[cpu]->held && s->bufs[cpu]->overwrite)
 			return -EBUSY;
+	if (cur) {
+		/* Two session locks: ltt_record_lock orders them. */
+		mutex_lock_nested(&cur->lock, SINGLE_DEPTH_NESTING);
+		__ltt_session_stop(cur);
+		mutex_unlock(&cur->lock);
+	}
 
 	/* Pairs with smp_load_acquire() in lb_poll(). */
 	smp_store_release(&s->state, LTT_SESSION_RECORDING);
@@ -372,9 +448,32 @@ int ltt_session_start(struct ltt_session *s)
 		if (s->bufs[cpu])
 			ltt_buf_start(s->bufs[cpu]);
 	cpus_read_unlock();
-
-	ltt_statedump();
 	return 0;
+}
+
+/**
+ * ltt_session_start - start recording
+ * @s: the session; the caller holds its file
+ *
+ * Stops a user session that records, when @s is a system session, then
+ * dumps the state of the system into @s, without the locks.
+ *
+ * Returns 0, or -EBUSY when @s records already, another session records
+ * (a system one, or any for a user session), or, in overwrite mode, a
+ * reader holds a packet.
+ */
+int ltt_session_start(struct ltt_session *s)
+{
+	int ret;
+
+	ltt_selftest_delay(sleep, start_delay_ms);
+	scoped_guard(mutex, &ltt_record_lock) {
+		guard(mutex)(&s->lock);
+		ret = __ltt_session_start(s);
+	}
+	if (!ret)
+		ltt_statedump(s);
+	return ret;
 }
 
 /**
@@ -480,29 +579,37 @@ int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
 int ltt_session_status(struct ltt_session *s, struct ltt_status *st,
 		       struct ltt_cpu_status __user *ucpus)
 {
-	struct ltt_cpu_status cs;
-	unsigned int cpu, n = 0;
+	unsigned int cpu, n = 0, room = min(st->n_cpus, nr_cpu_ids);
+	struct ltt_cpu_status *cs = NULL;
+	int ret = 0;
 
-	guard(mutex)(&s->lock);
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
-		if (!s->bufs[cpu])
-			continue;
-		if (n < st->n_cpus) {
-			ltt_buf_status(s->bufs[cpu], &cs);
-			if (copy_to_user(&ucpus[n], &cs, sizeof(cs)))
-				return -EFAULT;
-		}
-		n++;
+	if (room) {
+		cs = kcalloc(room, sizeof(*cs), GFP_KERNEL);
+		if (!cs)
+			return -ENOMEM;
 	}
+	scoped_guard(mutex, &s->lock) {
+		for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+			if (!s->bufs[cpu])
+				continue;
+			if (n < room)
+				ltt_buf_status(s->bufs[cpu], &cs[n]);
+			n++;
+		}
+		st->state = s->state == LTT_SESSION_RECORDING ?
+			    LTT_STATE_RECORDING : LTT_STATE_STOPPED;
+	}
+	/* Not under the lock: the reply may fault slowly (userfaultfd). */
+	if (copy_to_user(ucpus, cs, min(n, room) * sizeof(*cs)))
+		ret = -EFAULT;
+	kfree(cs);
 	st->n_cpus = n;
-	st->state = s->state == LTT_SESSION_RECORDING ?
-		    LTT_STATE_RECORDING : LTT_STATE_STOPPED;
 	st->mode = s->mode;
 	st->subbuf_size = s->subbuf_size;
 	st->n_subbufs = s->n_subbufs;
 	st->mono_ns = ktime_get_mono_fast_ns();
 	st->real_ns = ktime_get_real_fast_ns();
-	return 0;
+	return ret;
 }
 
 /**
@@ -519,6 +626,7 @@ int ltt_session_buffer_fd(struct ltt_session *s, unsigned int cpu)
 
 	if (cpu >= nr_cpu_ids)
 		return -EINVAL;
+	cpu = array_index_nospec(cpu, nr_cpu_ids);
 	guard(mutex)(&s->lock);
 	if (!s->bufs[cpu])
 		return -ENODEV;
@@ -549,24 +657,34 @@ static const struct file_operations ltt_session_fops = {
 };
 
 /**
- * ltt_session_get - the session behind a session fd
- * @fd: the fd
+ * ltt_session_of - the session behind a session file
+ * @file: the file, which the caller holds while it uses the session:
+ *	the file's release stops and puts the session, and must not run
+ *	in the middle of a command
  *
- * Returns the session with a reference held, ERR_PTR(-EBADF) for a bad
- * fd or ERR_PTR(-EINVAL) for an fd that is not a session.
+ * Returns the session, or ERR_PTR(-EINVAL) for a file that is not one.
  */
-struct ltt_session *ltt_session_get(int fd)
+struct ltt_session *ltt_session_of(struct file *file)
 {
-	CLASS(fd, f)(fd);
-	struct ltt_session *s;
-
-	if (fd_empty(f))
-		return ERR_PTR(-EBADF);
-	if (fd_file(f)->f_op != &ltt_session_fops)
+	if (file->f_op != &ltt_session_fops)
 		return ERR_PTR(-EINVAL);
-	s = fd_file(f)->private_data;
-	kref_get(&s->ref);
-	return s;
+	return file->private_data;
+}
+
+/*
+ * May the caller, who lacks CAP_PERFMON, make a user session?  Only when
+ * kernel.ltt_user_sessions says so, and not as root without capabilities
+ * (root's tasks are everybody's business) nor from a user or pid
+ * namespace of its own, whose uids and pids the records do not speak.
+ */
+static bool ltt_user_session_allowed(void)
+{
+	if (!READ_ONCE(ltt_user_sessions))
+		return false;
+	if (uid_eq(current_uid(), GLOBAL_ROOT_UID))
+		return false;
+	return current_user_ns() == &init_user_ns &&
+	       task_active_pid_ns(current) == &init_pid_ns;
 }
 
 static int ltt_check_geometry(const struct ltt_create *a)
@@ -603,7 +721,7 @@ int ltt_session_create(const struct ltt_create *attr)
 
 	bool user = !perfmon_capable();
 
-	if (user && !READ_ONCE(ltt_user_sessions))
+	if (user && !ltt_user_session_allowed())
 		return -EPERM;
 	if (a.flags || a.__reserved)
 		return -EINVAL;
@@ -614,7 +732,7 @@ int ltt_session_create(const struct ltt_create *attr)
 	if (ret)
 		return ret;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return -ENOMEM;
 	kref_init(&s->ref);
@@ -629,7 +747,7 @@ int ltt_session_create(const struct ltt_create *attr)
 	bitmap_fill(s->mask, LTT_EVENTS_MAX);
 	if (user)
 		ltt_user_mask(s->mask);
-	s->bufs = kcalloc(nr_cpu_ids, sizeof(*s->bufs), GFP_KERNEL);
+	s->bufs = kcalloc(nr_cpu_ids, sizeof(*s->bufs), GFP_KERNEL_ACCOUNT);
 	if (!s->bufs)
 		goto nomem;
 

@@ -2,11 +2,18 @@
 /*
  * LTT state dump: when a session starts, one record per task and one per
  * open file, so that a trace names every process and file it meets.
+ *
+ * The dump walks the processes by pid, one at a time, holding a
+ * reference to each rather than a lock on the task list: a big system
+ * is dumped in many short sections, with a chance to reschedule between
+ * processes.
  */
 #include <linux/dcache.h>
 #include <linux/fdtable.h>
 #include <linux/file.h>
 #include <linux/gfp.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -14,6 +21,7 @@
 #include "internal.h"
 
 struct ltt_dump_ctx {
+	struct ltt_session *s;
 	pid_t pid;
 	char *page;		/* for d_path() */
 };
@@ -27,66 +35,93 @@ static int ltt_dump_file(const void *arg, struct file *file, unsigned int fd)
 	path = d_path(&file->f_path, ctx->page, PAGE_SIZE);
 	if (IS_ERR(path))
 		path = "?";
-	__ltt_write(LTT_EV_statedump_file, &rec, sizeof(rec), path, -1);
+	ltt_session_write(ctx->s, LTT_EV_statedump_file, &rec, sizeof(rec),
+			  path);
 	return 0;
 }
 
+/* One task's record; under rcu_read_lock(). */
 static void ltt_dump_task(struct task_struct *t, struct ltt_dump_ctx *ctx)
 {
 	struct ltt_rec_statedump_process rec = {
 		.pid = t->pid,
 		.tgid = t->tgid,
-		.ppid = task_tgid_nr(rcu_dereference(t->real_parent)),
+		/* The parent of a user's task may be somebody else's. */
+		.ppid = ltt_session_pid(ctx->s, rcu_dereference(t->real_parent)),
 	};
 	char comm[TASK_COMM_LEN];
 
-	if (!ltt_task_passes(t))
+	if (!ltt_task_passes(ctx->s, t))
 		return;
 	get_task_comm(comm, t);
-	__ltt_write(LTT_EV_statedump_process, &rec, sizeof(rec), comm, -1);
+	ltt_session_write(ctx->s, LTT_EV_statedump_process, &rec, sizeof(rec),
+			  comm);
 }
 
-/* Files are per process: dump those of thread-group leaders only. */
-static void ltt_dump_files(struct task_struct *t, struct ltt_dump_ctx *ctx)
+/* A process's threads, then, if it passes, its files. */
+static void ltt_dump_process(struct task_struct *p, struct ltt_dump_ctx *ctx)
 {
+	struct task_struct *t;
 	struct files_struct *files;
 
-	if (!thread_group_leader(t) || !ltt_task_passes(t))
+	scoped_guard(rcu)
+		for_each_thread(p, t)
+			ltt_dump_task(t, ctx);
+
+	if (!test_bit(LTT_EV_statedump_file, ctx->s->mask) ||
+	    !ltt_task_passes(ctx->s, p))
 		return;
-	task_lock(t);
-	files = t->files;
+	task_lock(p);
+	files = p->files;
 	if (files) {
-		ctx->pid = t->pid;
+		ctx->pid = p->pid;
 		iterate_fd(files, 0, ltt_dump_file, ctx);
 	}
-	task_unlock(t);
+	task_unlock(p);
+}
+
+/* The process of the lowest pid from *@nr on, with a reference, or NULL. */
+static struct task_struct *ltt_next_process(pid_t *nr)
+{
+	struct task_struct *p;
+	struct pid *pid;
+
+	guard(rcu)();
+	while ((pid = find_ge_pid(*nr, &init_pid_ns))) {
+		*nr = pid_nr(pid) + 1;
+		p = pid_task(pid, PIDTYPE_TGID);
+		if (p) {
+			get_task_struct(p);
+			return p;
+		}
+	}
+	return NULL;
 }
 
 /**
- * ltt_statedump - record every task and open file
+ * ltt_statedump - record every task and open file into a session
+ * @s: the session, just started; the caller holds its file
  *
- * Runs when a session starts, in process context.  The records pass the
+ * Runs in process context, without the session's locks; if @s stops
+ * meanwhile, the rest of the dump goes nowhere.  The records pass the
  * event mask; the pid filter lets through those of the listed processes
  * and threads, whoever starts the session.
  */
-void ltt_statedump(void)
+void ltt_statedump(struct ltt_session *s)
 {
-	struct ltt_dump_ctx ctx = {};
-	struct task_struct *p, *t;
+	struct ltt_dump_ctx ctx = { .s = s };
+	struct task_struct *p;
+	pid_t nr = 1;
 
 	ctx.page = (char *)__get_free_page(GFP_KERNEL);
 	if (!ctx.page)
 		return;
-	rcu_read_lock();
-	for_each_process_thread(p, t)
-		ltt_dump_task(t, &ctx);
-	rcu_read_unlock();
-
-	if (ltt_event_enabled(LTT_EV_statedump_file)) {
-		read_lock(&tasklist_lock);
-		for_each_process(p)
-			ltt_dump_files(p, &ctx);
-		read_unlock(&tasklist_lock);
+	while ((p = ltt_next_process(&nr))) {
+		ltt_dump_process(p, &ctx);
+		put_task_struct(p);
+		if (READ_ONCE(s->state) != LTT_SESSION_RECORDING)
+			break;
+		cond_resched();
 	}
 	free_page((unsigned long)ctx.page);
 }

@@ -8,6 +8,8 @@
  * only when the part this kernel does not know is zero (else E2BIG).
  */
 #include <linux/err.h>
+#include <linux/file.h>
+#include <linux/nospec.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
 
@@ -114,16 +116,19 @@ static long ltt_cmd_session(unsigned int cmd, void __user *uarg, size_t usize)
 	struct ltt_session *s;
 	long ret;
 
+	cmd = array_index_nospec(cmd, LTT_CMD_MAX);
 	ret = ltt_copy_in(&a, ltt_session_arg_size[cmd].size,
 			  ltt_session_arg_size[cmd].ver0, uarg, usize);
 	if (ret)
 		return ret;
-	s = ltt_session_get(a.session_fd);
+	/* The file, held to the end, keeps its release from racing us. */
+	CLASS(fd, f)(a.session_fd);
+	if (fd_empty(f))
+		return -EBADF;
+	s = ltt_session_of(fd_file(f));
 	if (IS_ERR(s))
 		return PTR_ERR(s);
-	ret = ltt_session_cmd(s, cmd, &a, uarg, usize);
-	ltt_session_put(s);
-	return ret;
+	return ltt_session_cmd(s, cmd, &a, uarg, usize);
 }
 
 static long ltt_cmd_event_info(void __user *uarg, size_t usize)

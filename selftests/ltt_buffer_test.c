@@ -200,6 +200,55 @@ TEST_F(overwrite, snapshot_keeps_the_newest_events)
 		TH_LOG("nothing was overwritten");
 }
 
+/*
+ * A flight recorder keeps what its buffers hold, however long ago: a
+ * quiet spell of many flush periods does not push old events out with
+ * empty packets.  (The flush timer used to close a packet every period
+ * in overwrite mode too, so that two sub-buffers kept two periods.)
+ */
+TEST(flight_recorder_keeps_events_across_quiet_flush_periods)
+{
+	static const struct ltt_create quick = {
+		.subbuf_size = LTT_SUBBUF_MIN,
+		.n_subbufs = 2,
+		.mode = LTT_MODE_OVERWRITE,
+		.flush_ms = 10,
+	};
+	enum { M = 20 };
+	struct ltt_session s;
+	struct ltt_reader *r;
+	pid_t me = getpid();
+	__s64 m[M];
+	long n;
+	int cpu, fd;
+
+	if (!ltt_setup(_metadata, &s, &quick, true))
+		return;
+	cpu = ltt_pin_to_buffer_cpu(&s);
+	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
+	fd = memfd_create("ltt_buffer_test", 0);
+	ASSERT_LE(0, fd) TH_LOG("memfd: %s", strerror(errno));
+	ASSERT_EQ(0, ltt_set_pids(s.fd, &me, 1));
+	ltt_start_or_fail(_metadata, s.fd);
+	make_markers(fd, 0, M / 2);
+	/* Thirty flush periods of nothing. */
+	usleep(300 * 1000);
+	make_markers(fd, M / 2, M);
+	ASSERT_EQ(0, ltt_snapshot(s.fd)) TH_LOG("%s", strerror(errno));
+	n = read_markers(&s, cpu, m, M);
+	ASSERT_EQ(M, n) TH_LOG("%ld of %d markers in the snapshot: %s", n, M,
+			       ltt_err);
+	EXPECT_EQ(0, m[0]) TH_LOG("the first marker is gone");
+	EXPECT_EQ(M - 1, m[M - 1]);
+	ASSERT_EQ(0, ltt_check_accounting(&s)) TH_LOG("%s", ltt_err);
+	r = ltt_reader_of(&s, cpu);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(0ULL, s.st[r - s.rd].lost)
+		TH_LOG("events lost in a ring that held them all");
+	close(fd);
+	ltt_session_close(&s);
+}
+
 /* A flight recorder cannot be read while it records: EBUSY. */
 TEST_F(overwrite, get_subbuf_while_recording_fails_ebusy)
 {

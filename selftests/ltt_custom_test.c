@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <assert.h>
 #include <libgen.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
@@ -273,61 +274,113 @@ TEST_F(custom, bad_logs_fail)
 	errno = 0;
 	EXPECT_EQ(-1, log_event(ints, r, 12));
 	EXPECT_EQ(EBADF, errno);
-	big[LTT_EVENT_SIZE_MAX - 1] = '\0';
-	EXPECT_EQ(0, log_event(fd, big, LTT_EVENT_SIZE_MAX))
-		TH_LOG("%u bytes: %s", LTT_EVENT_SIZE_MAX, strerror(errno));
 	close(fd);
 }
 
 /*
- * An 8 KiB event is recorded whole in 16 KiB packets, and counted lost
- * where a packet cannot hold it.
+ * A string field is one string: bytes after an early NUL would be read
+ * as records of their own.  "x\0" followed by a crafted process_exec
+ * record (the forgery a reviewer showed) is refused, and the trace holds
+ * no trace of it.
  */
-TEST_F(custom, largest_event_is_recorded_or_counted_lost)
+TEST_F(custom, string_with_an_early_nul_is_refused)
 {
-	static char text[LTT_EVENT_SIZE_MAX];
 	const struct ltt_field_info f = STR("text");
-	const struct ltt_create small = {
-		.subbuf_size = 4096, .n_subbufs = 4,
-	};
-	struct ltt_session s2;
 	struct ltt_trace t = { 0 };
-	struct ltt_reader *rd;
+	unsigned char forged[2 + 24] = "x";
+	unsigned int exec_id;
 	unsigned int i;
+	__u32 word;
+	int fd;
+
+	exec_id = ltt_event_id(&self->s.reg, "process_exec");
+	word = exec_id | (1U << LTT_HDR_ID_BITS);
+	memcpy(forged + 2, &word, sizeof(word));
+	memcpy(forged + 6, &(__s32){ 4242 }, 4);
+	memcpy(forged + 10, "/forged/by/u", 13);
+	forged[sizeof(forged) - 1] = '\0';
+
+	fd = create("ltt_test_forge", "", &f, 1);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, reload(&self->s));
+	FILTER_SELF();
+	START();
+	errno = 0;
+	EXPECT_EQ(-1, log_event(fd, forged, sizeof(forged)))
+		TH_LOG("a string whose first NUL is at byte 1 of %zu",
+		       sizeof(forged));
+	EXPECT_EQ(EINVAL, errno);
+	forged[1] = 'y';
+	errno = 0;
+	EXPECT_EQ(-1, log_event(fd, forged, sizeof(forged)))
+		TH_LOG("a NUL in the middle of the string");
+	EXPECT_EQ(EINVAL, errno);
+	STOP_AND_READ(&t);
+	EXPECT_EQ((size_t)0, ltt_count(&self->s.reg, &t, "ltt_test_forge", -1));
+	for (i = 0; i < t.n; i++)
+		if (t.ev[i].id == exec_id)
+			EXPECT_NE(4242, t.ev[i].f[0]) TH_LOG("a forged exec");
+	ltt_trace_free(&t);
+	close(fd);
+}
+
+/*
+ * The largest payload, seven 8-byte integers and a string of
+ * LTT_STRING_MAX bytes with its NUL, is recorded whole; a string one byte
+ * longer is E2BIG, so that no reader meets a string longer than the
+ * limit they all know.
+ */
+TEST_F(custom, largest_event_is_recorded_and_longer_strings_refused)
+{
+	static unsigned char data[LTT_EVENT_SIZE_MAX + 1];
+	struct ltt_field_info f[LTT_FIELDS_MAX];
+	const unsigned int fixed = 8 * (LTT_FIELDS_MAX - 1);
+	struct ltt_trace t = { 0 };
+	unsigned int i, n = 0;
 	int fd, id;
 
-	memset(text, 'y', sizeof(text) - 1);
-	fd = create("ltt_test_big", "", &f, 1);
+	for (i = 0; i < LTT_FIELDS_MAX - 1; i++) {
+		f[i] = (struct ltt_field_info)INT("", 8, 0);
+		snprintf(f[i].name, sizeof(f[i].name), "i%u", i);
+	}
+	f[i] = (struct ltt_field_info)STR("text");
+	ASSERT_EQ(LTT_EVENT_SIZE_MAX, fixed + LTT_STRING_MAX);
+	memset(data, 'y', sizeof(data));
+	fd = create("ltt_test_big", "", f, LTT_FIELDS_MAX);
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(0, reload(&self->s));
 	id = ltt_event_id(&self->s.reg, "ltt_test_big");
 
 	FILTER_SELF();
 	START();
-	ASSERT_EQ(0, log_event(fd, text, sizeof(text)));
+	data[LTT_EVENT_SIZE_MAX] = '\0';
+	errno = 0;
+	EXPECT_EQ(-1, log_event(fd, data, LTT_EVENT_SIZE_MAX + 1));
+	EXPECT_EQ(E2BIG, errno) TH_LOG("a payload past LTT_EVENT_SIZE_MAX");
+	data[LTT_EVENT_SIZE_MAX - 1] = '\0';
+	EXPECT_EQ(0, log_event(fd, data, LTT_EVENT_SIZE_MAX))
+		TH_LOG("%u bytes: %s", LTT_EVENT_SIZE_MAX, strerror(errno));
 	STOP_AND_READ(&t);
-	ASSERT_EQ((size_t)1, ltt_count(&self->s.reg, &t, "ltt_test_big", -1));
-	for (i = 0; i < t.n; i++)
-		if (t.ev[i].id == (unsigned int)id)
-			EXPECT_TRUE(t.ev[i].size ==
-				    sizeof(text) + LTT_HDR_COMPACT_SIZE ||
-				    t.ev[i].size ==
-				    sizeof(text) + LTT_HDR_EXTENDED_SIZE)
-				TH_LOG("record of %u bytes", t.ev[i].size);
+	for (i = 0; i < t.n; i++) {
+		if (t.ev[i].id != (unsigned int)id)
+			continue;
+		n++;
+		EXPECT_EQ(LTT_STRING_MAX - 1, strlen(t.ev[i].str));
+	}
+	EXPECT_EQ(1U, n) TH_LOG("the largest event, recorded once");
 	ltt_trace_free(&t);
+	close(fd);
 
-	ASSERT_EQ(0, ltt_session_open(&s2, &small)) TH_LOG("%s", ltt_err);
-	ASSERT_EQ(0, ltt_open_readers(&s2)) TH_LOG("%s", ltt_err);
-	ASSERT_EQ(0, ltt_set_pids(s2.fd, &self->pid, 1));
-	ltt_start_or_fail(_metadata, s2.fd);
-	ASSERT_EQ(0, log_event(fd, text, sizeof(text)));
-	ltt_stop_or_fail(_metadata, s2.fd);
-	ASSERT_EQ(0, ltt_read_stopped(&s2, NULL)) TH_LOG("%s", ltt_err);
-	ASSERT_EQ(0, ltt_check_accounting(&s2)) TH_LOG("%s", ltt_err);
-	rd = ltt_reader_of(&s2, self->cpu);
-	ASSERT_NE(NULL, rd);
-	EXPECT_EQ(1ULL, s2.st[rd - s2.rd].lost) TH_LOG("a 4 KiB packet");
-	ltt_session_close(&s2);
+	fd = create("ltt_test_long", "", &f[LTT_FIELDS_MAX - 1], 1);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	memset(data, 'z', sizeof(data));
+	data[LTT_STRING_MAX] = '\0';
+	errno = 0;
+	EXPECT_EQ(-1, log_event(fd, data, LTT_STRING_MAX + 1));
+	EXPECT_EQ(E2BIG, errno) TH_LOG("a string of %d bytes with its NUL",
+				       LTT_STRING_MAX + 1);
+	data[LTT_STRING_MAX - 1] = '\0';
+	EXPECT_EQ(0, log_event(fd, data, LTT_STRING_MAX));
 	close(fd);
 }
 
@@ -459,10 +512,14 @@ static int write_sysctl(const char *value)
 	return ret;
 }
 
-/* Become nobody; the caller is a forked child. */
+/*
+ * Become nobody, dumpable again as after an exec (a user session records
+ * no task that changed its uids since); the caller is a forked child.
+ */
 static void become_nobody(void)
 {
-	if (setgid(NOBODY) || setuid(NOBODY)) {
+	if (setgid(NOBODY) || setuid(NOBODY) ||
+	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)) {
 		fprintf(stderr, "# setuid(nobody): %s\n", strerror(errno));
 		_exit(99);
 	}

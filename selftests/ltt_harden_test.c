@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a hostile or unlucky caller must not break: a close() racing
+ * START, a STOP racing a custom event, a poller of a flight recorder, a
+ * STATUS into memory that never faults in, a clock that steps back, an
+ * unprivileged recording in root's way, and set-uid programs under a
+ * user session.  The races are widened with the CONFIG_LTT_SELFTEST
+ * knobs of /sys/kernel/debug/ltt/, so that each test would catch its
+ * bug every time.
+ */
+#define _GNU_SOURCE
+#include <linux/capability.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "ltt_workload.h"
+
+#define KNOB(name)	"/sys/kernel/debug/ltt/" name
+#define USER_SESSIONS	"/proc/sys/kernel/ltt_user_sessions"
+#define NOBODY		65534
+
+/* Set a knob, or skip the test on a kernel without them. */
+#define SET_KNOB(name, val) do {					\
+	if (access(KNOB(name), W_OK))					\
+		SKIP(return, KNOB(name) ": %s (CONFIG_LTT_SELFTEST?)",	\
+		     strerror(errno));					\
+	ASSERT_EQ(0, ltt_write_str(KNOB(name), (val))) TH_LOG("%s", ltt_err); \
+} while (0)
+
+#define CLEAR_KNOB(name)	ltt_write_str(KNOB(name), "0")
+
+struct cmd_thread {
+	pthread_t thread;
+	int fd;
+	unsigned int cmd;
+	int ret;
+	int err;
+};
+
+static void *run_cmd(void *arg)
+{
+	struct cmd_thread *c = arg;
+
+	c->ret = ltt_session_cmd(c->fd, c->cmd);
+	c->err = errno;
+	return NULL;
+}
+
+/* Can a new session record?  0, or -1 with ltt_err. */
+static int can_record(void)
+{
+	struct ltt_session s;
+	int ret = -1;
+
+	if (ltt_session_open(&s, NULL))
+		goto out;
+	if (ltt_start(s.fd)) {
+		ltt_fail("START of a new session: %s", strerror(errno));
+		goto out;
+	}
+	if (ltt_stop(s.fd)) {
+		ltt_fail("STOP of a new session: %s", strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	ltt_session_close(&s);
+	return ret;
+}
+
+/*
+ * close() of the session fd while START runs on it: the release must
+ * wait for the command (it used to see a NEW session, and START then
+ * made a session current that the last put freed).
+ */
+TEST(close_racing_start_leaves_nothing_recording)
+{
+	struct ltt_session s;
+	struct cmd_thread c = { .cmd = LTT_CMD_START };
+
+	if (!ltt_setup(_metadata, &s, NULL, false))
+		return;
+	SET_KNOB("start_delay_ms", "300");
+	c.fd = s.fd;
+	ASSERT_EQ(0, pthread_create(&c.thread, NULL, run_cmd, &c));
+	usleep(100 * 1000);
+	/* START sleeps in the kernel now: close its session under it. */
+	ASSERT_EQ(0, close(s.fd));
+	s.fd = -1;
+	ASSERT_EQ(0, pthread_join(c.thread, NULL));
+	CLEAR_KNOB("start_delay_ms");
+	EXPECT_EQ(0, c.ret) TH_LOG("START: %s", strerror(c.err));
+	ltt_session_close(&s);
+	/* Its session went with the fd: another one may record. */
+	EXPECT_EQ(0, can_record()) TH_LOG("%s", ltt_err);
+}
+
+struct logger {
+	pthread_t thread;
+	int event_fd;
+	long logged;
+	int err;
+};
+
+static int loggers_stop;
+
+/* Log a custom event, as fast as the knob lets it, until told to stop. */
+static void *log_loop(void *arg)
+{
+	struct logger *l = arg;
+	__u32 v = 0;
+	struct ltt_event_log log = {
+		.event_fd = l->event_fd,
+		.size = sizeof(v),
+		.data = (uintptr_t)&v,
+	};
+
+	while (!__atomic_load_n(&loggers_stop, __ATOMIC_RELAXED)) {
+		v++;
+		if (ltt(LTT_CMD_EVENT_LOG, &log, sizeof(log))) {
+			l->err = errno;
+			break;
+		}
+		l->logged++;
+	}
+	return NULL;
+}
+
+/*
+ * STOP while custom events are logged: the writer reads the recording
+ * session once (it read it twice, and a STOP in between made the second
+ * read NULL).  Forty rounds, each stopping a logger inside the window.
+ */
+TEST(stop_racing_custom_events_is_harmless)
+{
+	struct ltt_field_info f = {
+		.name = "v", .type = LTT_FIELD_UNSIGNED, .size = 4,
+	};
+	struct ltt_event_create ec = { .n_fields = 1 };
+	struct logger l = { 0 };
+	struct ltt_session s;
+	int round;
+
+	if (!ltt_setup(_metadata, &s, NULL, true))
+		return;
+	strcpy(ec.name, "ltt_test_stop_race");
+	ec.fields[0] = f;
+	l.event_fd = ltt(LTT_CMD_EVENT_CREATE, &ec, sizeof(ec));
+	ASSERT_LE(0, l.event_fd) TH_LOG("EVENT_CREATE: %s", strerror(errno));
+	SET_KNOB("log_delay_us", "500");
+	loggers_stop = 0;
+	ASSERT_EQ(0, pthread_create(&l.thread, NULL, log_loop, &l));
+	for (round = 0; round < 40; round++) {
+		ltt_start_or_fail(_metadata, s.fd);
+		usleep(5000);
+		ltt_stop_or_fail(_metadata, s.fd);
+		ASSERT_EQ(0, ltt_read_stopped(&s, NULL)) TH_LOG("%s", ltt_err);
+	}
+	__atomic_store_n(&loggers_stop, 1, __ATOMIC_RELAXED);
+	ASSERT_EQ(0, pthread_join(l.thread, NULL));
+	CLEAR_KNOB("log_delay_us");
+	EXPECT_EQ(0, l.err) TH_LOG("EVENT_LOG: %s", strerror(l.err));
+	EXPECT_LT(40, l.logged);
+	EXPECT_EQ(0, ltt_check_accounting(&s)) TH_LOG("%s", ltt_err);
+	close(l.event_fd);
+	ltt_session_close(&s);
+}
+
+struct poller {
+	pthread_t thread;
+	int fd;
+	int ret;
+	short revents;
+};
+
+static void *poll_once(void *arg)
+{
+	struct poller *p = arg;
+	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+
+	p->ret = poll(&pfd, 1, 5000);
+	p->revents = pfd.revents;
+	return NULL;
+}
+
+/*
+ * A reader polling a flight recorder is woken by the snapshot and sees
+ * it ready: the wakeup comes after the session is marked stopped (it
+ * came before, and the woken poller went back to sleep for good).
+ */
+TEST(snapshot_wakes_a_poller_of_the_flight_recorder)
+{
+	static const struct ltt_create overwrite = {
+		.subbuf_size = LTT_SUBBUF_MIN,
+		.n_subbufs = 4,
+		.mode = LTT_MODE_OVERWRITE,
+	};
+	struct ltt_session s;
+	struct poller p = { .ret = -2 };
+	int cpu;
+
+	if (!ltt_setup(_metadata, &s, &overwrite, true))
+		return;
+	cpu = ltt_pin_to_buffer_cpu(&s);
+	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
+	p.fd = ltt_reader_of(&s, cpu)->fd;
+	ltt_start_or_fail(_metadata, s.fd);
+	syscall(SYS_getppid);
+	ASSERT_EQ(0, pthread_create(&p.thread, NULL, poll_once, &p));
+	usleep(200 * 1000);
+	SET_KNOB("stop_delay_ms", "200");
+	ASSERT_EQ(0, ltt_snapshot(s.fd)) TH_LOG("%s", strerror(errno));
+	CLEAR_KNOB("stop_delay_ms");
+	ASSERT_EQ(0, pthread_join(p.thread, NULL));
+	EXPECT_EQ(1, p.ret) TH_LOG("poll() returned %d: the snapshot's wakeup was lost",
+				   p.ret);
+	EXPECT_TRUE(p.revents & POLLIN) TH_LOG("revents %#x", p.revents);
+	ASSERT_EQ(0, ltt_read_stopped(&s, NULL)) TH_LOG("%s", ltt_err);
+	ltt_session_close(&s);
+}
+
+struct status_thread {
+	pthread_t thread;
+	int fd;
+	void *cpus;
+	int ret;
+};
+
+static void *status_into(void *arg)
+{
+	struct status_thread *t = arg;
+	struct ltt_status st;
+
+	t->ret = ltt_status(t->fd, &st, t->cpus, 4);
+	return NULL;
+}
+
+/*
+ * STATUS into a page that faults in only when a userfaultfd handler says
+ * so holds no lock meanwhile: a STOP of the same session, and another
+ * session's START and STOP, go through (they waited, with all tracing,
+ * and root's lttd sat in D state).
+ */
+TEST(status_into_a_stuck_page_blocks_nobody)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_zeropage zero = { .mode = 0 };
+	struct cmd_thread stop = { .cmd = LTT_CMD_STOP };
+	struct status_thread st = { .ret = -2 };
+	struct ltt_session s;
+	long page = sysconf(_SC_PAGESIZE);
+	struct timespec until;
+	struct pollfd pfd;
+	int uffd, ret;
+	void *area;
+
+	if (!ltt_setup(_metadata, &s, NULL, false))
+		return;
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0)
+		SKIP(return, "userfaultfd: %s (CONFIG_USERFAULTFD?)",
+		     strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api)) TH_LOG("%s", strerror(errno));
+	area = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, area);
+	reg.range.start = (uintptr_t)area;
+	reg.range.len = page;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg))
+		TH_LOG("%s", strerror(errno));
+
+	st.fd = s.fd;
+	st.cpus = area;
+	ASSERT_EQ(0, pthread_create(&st.thread, NULL, status_into, &st));
+	pfd = (struct pollfd){ .fd = uffd, .events = POLLIN };
+	ASSERT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("STATUS never faulted");
+	/* STATUS is stuck in its fault now. */
+	stop.fd = s.fd;
+	ASSERT_EQ(0, pthread_create(&stop.thread, NULL, run_cmd, &stop));
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 5;
+	ret = pthread_timedjoin_np(stop.thread, NULL, &until);
+	EXPECT_EQ(0, ret) TH_LOG("STOP of the session waits for the stuck STATUS");
+	if (!ret) {
+		EXPECT_EQ(-1, stop.ret);
+		EXPECT_EQ(EINVAL, stop.err) TH_LOG("a session that never started");
+		EXPECT_EQ(0, can_record()) TH_LOG("%s", ltt_err);
+	}
+
+	zero.range.start = (uintptr_t)area;
+	zero.range.len = page;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero))
+		TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, pthread_join(st.thread, NULL));
+	if (ret)
+		ASSERT_EQ(0, pthread_join(stop.thread, NULL));
+	EXPECT_EQ(0, st.ret) TH_LOG("STATUS: %s", strerror(errno));
+	close(uffd);
+	munmap(area, page);
+	ltt_session_close(&s);
+}
+
+/*
+ * The fast clock may step back (an NMI in a timekeeper update): the
+ * writer never stamps a record before the previous one, so that the
+ * stream stays in order for every reader.
+ */
+TEST(clock_stepping_back_keeps_records_in_order)
+{
+	struct ltt_session s;
+	pid_t me = getpid();
+	int cpu, i;
+
+	if (!ltt_setup(_metadata, &s, NULL, true))
+		return;
+	cpu = ltt_pin_to_buffer_cpu(&s);
+	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_set_pids(s.fd, &me, 1));
+	ltt_start_or_fail(_metadata, s.fd);
+	for (i = 0; i < 10; i++)
+		syscall(SYS_getppid);
+	/* The next clock read is a second behind. */
+	SET_KNOB("clock_back_ns", "1000000000");
+	for (i = 0; i < 10; i++)
+		syscall(SYS_getppid);
+	ltt_stop_or_fail(_metadata, s.fd);
+	CLEAR_KNOB("clock_back_ns");
+	EXPECT_EQ(0, ltt_read_stopped(&s, NULL)) TH_LOG("%s", ltt_err);
+	EXPECT_EQ(0, ltt_check_accounting(&s)) TH_LOG("%s", ltt_err);
+	ltt_session_close(&s);
+}
+
+/*
+ * A trap hook whose write faults (the ARM data abort on a buffer behind
+ * a stale borrowed mm) writes again from the same context: the inner
+ * write is dropped and counted lost, instead of recursing until the
+ * stack overflows.  The recurse_trap knob makes every trap_entry write
+ * raise a trap_entry.
+ */
+TEST(recursing_trap_hook_is_dropped_and_counted)
+{
+	const char *const traps[] = { "trap_entry", "trap_exit", NULL };
+	struct ltt_session s;
+	struct ltt_trace t = { 0 };
+	struct ltt_reader *r;
+	pid_t me = getpid();
+	long page = sysconf(_SC_PAGESIZE);
+	char *area;
+	int cpu, i;
+
+	if (!ltt_setup(_metadata, &s, NULL, true))
+		return;
+	cpu = ltt_pin_to_buffer_cpu(&s);
+	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_set_pids(s.fd, &me, 1));
+	ASSERT_EQ(0, ltt_set_events(&s, traps)) TH_LOG("%s", ltt_err);
+	area = mmap(NULL, 8 * page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, area);
+	ltt_start_or_fail(_metadata, s.fd);
+	SET_KNOB("recurse_trap", "1");
+	for (i = 0; i < 8; i++)
+		area[i * page] = 1;
+	CLEAR_KNOB("recurse_trap");
+	ltt_stop_or_fail(_metadata, s.fd);
+	ASSERT_EQ(0, ltt_read_stopped(&s, &t)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_check_accounting(&s)) TH_LOG("%s", ltt_err);
+	EXPECT_LE((size_t)8, ltt_count(&s.reg, &t, "trap_entry", cpu))
+		TH_LOG("the outer writes are recorded");
+	r = ltt_reader_of(&s, cpu);
+	ASSERT_NE(NULL, r);
+	EXPECT_LE(8ULL, s.st[r - s.rd].lost) TH_LOG("each inner write is lost");
+	ltt_trace_free(&t);
+	munmap(area, 8 * page);
+	ltt_session_close(&s);
+}
+
+/* Become nobody, dumpable as after an exec; the caller is a child. */
+static void become_nobody(void)
+{
+	if (setgid(NOBODY) || setuid(NOBODY) ||
+	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)) {
+		fprintf(stderr, "# setuid(nobody): %s\n", strerror(errno));
+		_exit(99);
+	}
+}
+
+/*
+ * A user session that records gives way to root's: START of a system
+ * session succeeds, and the user's session ends, as its reader sees.
+ */
+TEST(root_start_stops_a_recording_user_session)
+{
+	int go[2], done[2], status;
+	struct ltt_session s;
+	pid_t child;
+	char c = 0;
+
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		struct ltt_session us;
+		struct ltt_status ust;
+
+		become_nobody();
+		if (ltt_session_open(&us, NULL) || ltt_open_readers(&us) ||
+		    ltt_start(us.fd))
+			_exit(10);
+		if (write(go[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(11);
+		if (ltt_session_status(&us, &ust))
+			_exit(12);
+		if (ust.state != LTT_STATE_STOPPED)
+			_exit(13);
+		/* Its reader reaches the end of what it recorded. */
+		if (ltt_read_stopped(&us, NULL) || ltt_check_accounting(&us))
+			_exit(14);
+		ltt_session_close(&us);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(go[0], &c, 1)) TH_LOG("the user session did not start");
+	ASSERT_EQ(0, ltt_session_open(&s, NULL)) TH_LOG("%s", ltt_err);
+	EXPECT_EQ(0, ltt_start(s.fd))
+		TH_LOG("root's START beside a user session: %s",
+		       strerror(errno));
+	ASSERT_EQ(1, write(done[1], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ltt_stop(s.fd);
+	ltt_session_close(&s);
+	ltt_write_str(USER_SESSIONS, "0");
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("10: no user session, 12-14: it did not end cleanly");
+}
+
+/*
+ * A user's set-uid programs are not the user's: a task with the user's
+ * real uid but root's effective one, and one that became the user but is
+ * not dumpable, are not recorded by the user's session.
+ */
+static int setuid_child(int go, int done, uid_t r, uid_t e, uid_t s,
+			const char *path)
+{
+	char c;
+	int fd;
+
+	if (setresuid(r, e, s))
+		return 20;
+	if (read(go, &c, 1) != 1)
+		return 21;
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	if (fd < 0)
+		return 22;
+	close(fd);
+	unlink(path);
+	return write(done, &c, 1) == 1 ? 0 : 23;
+}
+
+TEST(user_session_does_not_record_setuid_tasks)
+{
+	static const char *const paths[] = {
+		"/tmp/ltt-euid-root-secret", "/tmp/ltt-undumpable-secret",
+	};
+	int go[2], done[2], started[2], status, i;
+	pid_t user, kids[2];
+	char c = 0;
+
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	ASSERT_EQ(0, pipe(started));
+	/* Real uid nobody, effective root; then all nobody, undumpable. */
+	kids[0] = fork();
+	if (!kids[0])
+		_exit(setuid_child(go[0], done[1], NOBODY, 0, 0, paths[0]));
+	kids[1] = fork();
+	if (!kids[1])
+		_exit(setuid_child(go[0], done[1], NOBODY, NOBODY, NOBODY,
+				   paths[1]));
+	ASSERT_LT(0, kids[0]);
+	ASSERT_LT(0, kids[1]);
+
+	user = fork();
+	ASSERT_LE(0, user);
+	if (!user) {
+		struct ltt_session us;
+		struct ltt_trace t = { 0 };
+		size_t j;
+
+		become_nobody();
+		if (ltt_session_open(&us, &ltt_create_big) ||
+		    ltt_open_readers(&us) || ltt_start(us.fd))
+			_exit(10);
+		if (write(started[1], &c, 1) != 1)
+			_exit(11);
+		/* Both children open their secret files now. */
+		if (read(done[0], &c, 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(12);
+		if (ltt_stop(us.fd) || ltt_read_stopped(&us, &t))
+			_exit(13);
+		for (j = 0; j < t.n; j++)
+			if (strstr(t.ev[j].str, "-secret") ||
+			    t.ev[j].pid == kids[0] || t.ev[j].pid == kids[1]) {
+				fprintf(stderr, "# %s of pid %d: \"%s\"\n",
+					us.reg.ev[t.ev[j].id].name,
+					t.ev[j].pid, t.ev[j].str);
+				_exit(14);
+			}
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(started[0], &c, 1)) TH_LOG("no user session");
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(kids[i], waitpid(kids[i], &status, 0));
+		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("child %d", i);
+	}
+	ASSERT_EQ(user, waitpid(user, &status, 0));
+	ltt_write_str(USER_SESSIONS, "0");
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("10-13: the user session failed; 14: it saw a set-uid task");
+}
+
+/* Root without capabilities has no user session: root's are everybody's. */
+TEST(root_without_capabilities_has_no_user_session)
+{
+	int status;
+	pid_t child;
+
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		struct __user_cap_header_struct h = {
+			.version = _LINUX_CAPABILITY_VERSION_3,
+		};
+		struct __user_cap_data_struct d[2] = { 0 };
+
+		if (syscall(SYS_capset, &h, d))
+			_exit(10);
+		if (ltt(LTT_CMD_CREATE, &ltt_create_default,
+			sizeof(ltt_create_default)) != -1)
+			_exit(11);
+		_exit(errno == EPERM ? 0 : 12);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ltt_write_str(USER_SESSIONS, "0");
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("10: capset failed; 11: a session; 12: not EPERM");
+}
+
+TEST_HARNESS_MAIN
