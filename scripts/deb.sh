@@ -134,10 +134,11 @@ as_user() {
 		/bin/bash -c "cd && $1"
 }
 
-FAILS=0
+FAILS=0 PASSES=0
 check() {
 	if [[ $2 == "$3" ]]; then
 		echo "deb-test: ok $1" >&2
+		PASSES=$((PASSES + 1))
 	else
 		echo "deb-test: FAIL $1: expected \"$2\", got \"$3\"" >&2
 		FAILS=$((FAILS + 1))
@@ -145,7 +146,8 @@ check() {
 }
 
 test_packages() {
-	local start=$SECONDS arch libdir want out tree_ltt
+	local start=$SECONDS arch libdir want out tree_ltt p
+	local -a debs=()
 
 	umount_root
 	rm -rf "$ROOT"
@@ -155,15 +157,17 @@ test_packages() {
 	mount -t proc proc "$ROOT/proc"
 	cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 	mkdir -p "$ROOT/tmp/debs"
-	cp "$DEB"/src/ltt-tools_*.deb "$DEB"/src/libltt1_*.deb \
-		"$DEB"/src/libltt-dev_*.deb "$ROOT/tmp/debs/"
+	for p in ltt-tools libltt1 libltt-dev; do
+		p=${p}_${VERSION}_$(dpkg --print-architecture).deb
+		cp "$DEB/src/$p" "$ROOT/tmp/debs/"
+		debs+=("/tmp/debs/$p")
+	done
 
 	log "apt-get install ./ltt-tools ./libltt1 ./libltt-dev in the clean root"
 	{
 		in_root apt-get update &&
 		in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y \
-			--no-install-recommends /tmp/debs/ltt-tools_*.deb \
-			/tmp/debs/libltt1_*.deb /tmp/debs/libltt-dev_*.deb
+			--no-install-recommends "${debs[@]}"
 	} >"$DEB/install.log" 2>&1 || {
 		tail -n 20 "$DEB/install.log" >&2
 		die "the packages do not install: $DEB/install.log"
@@ -189,14 +193,15 @@ test_packages() {
 	tree_ltt=$DEB/src/ltt-$VERSION/tools-ltt/build/ltt
 	want=$(LTT_SCRIPTS=$LTT_ROOT/tools-ltt/scripts "$tree_ltt" watch allcounts "$FIXTURE")
 	out=$(as_user 'ltt watch allcounts trace')
-	check "ltt watch allcounts TRACE (bare name)" "$want" "$out"
+	check "ltt watch allcounts TRACE (bare name): $(wc -l <<<"$out") lines" "$want" "$out"
 	[[ -n $want ]] || check "ltt watch allcounts prints something" "output" ""
 	check "ltt report" "$("$tree_ltt" report "$FIXTURE" | wc -l)" \
 		"$(as_user 'ltt report trace | wc -l')"
 
 	check "pkg-config --cflags libltt" "-I/usr/include/ltt/uapi" \
-		"$(as_user 'pkg-config --cflags libltt')"
-	check "pkg-config --libs libltt" "-lltt" "$(as_user 'pkg-config --libs libltt')"
+		"$(as_user 'echo $(pkg-config --cflags libltt)')"
+	check "pkg-config --libs libltt" "-lltt" \
+		"$(as_user 'echo $(pkg-config --libs libltt)')"
 	check "pkg-config --modversion libltt" "$VERSION" \
 		"$(as_user 'pkg-config --modversion libltt')"
 
@@ -204,8 +209,8 @@ test_packages() {
 	as_user "zcat /usr/share/man/man3/libltt.3.gz | awk '/^\\.SH EXAMPLE/ { e = 1 } e && /^\\.EE/ { exit } x { print } e && /^\\.EX/ { x = 1 }' | sed -e 's/\\\\e/\\\\/g' -e 's/\\\\-/-/g' >count.c"
 	out=$(as_user 'cc -std=c11 -Wall -Wextra -Werror -o count count.c $(pkg-config --cflags --libs libltt) 2>&1 && echo built')
 	check "the example of libltt(3) builds" built "$out"
-	check "... linked with the shared library" "$libdir/libltt.so.1" \
-		"$(as_user 'ldd ./count' | awk '$1 == "libltt.so.1" { print $3 }')"
+	check "... linked with the shared library" "$libdir/libltt.so.1.0.0" \
+		"$(as_user 'readlink -f "$(ldd ./count | awk '\''$1 == "libltt.so.1" { print $3 }'\'')"')"
 	want="$("$tree_ltt" report "$FIXTURE" | wc -l) events, 0 lost"
 	check "... reads a trace" "$want" "$(as_user './count trace | tail -n 1')"
 	out=$(as_user 'cc -std=c11 -o count-static count.c $(pkg-config --cflags libltt) '"$libdir"'/libltt.a && ./count-static trace | tail -n 1')
@@ -223,6 +228,7 @@ test_packages() {
 	trap - EXIT
 	rm -rf "$ROOT"
 	log "tested in $(elapsed "$start")"
+	echo "deb-test: $PASSES passed, $FAILS failed"
 	((FAILS == 0)) || die "$FAILS checks failed"
 }
 
