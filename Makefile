@@ -17,6 +17,9 @@
 #   make bisect       build every prefix of the series
 #   make tools        build libltt, lttd and ltt (tools-ltt/), static ones too
 #   make tools-test   the tools' host tests (cmocka, ASan + UBSan)
+#   make deb          the tools' Debian packages in build/deb/src/, lintian-clean
+#   make deb-test     those packages installed in a clean Debian root, used
+#   make deb-kernel   the traced kernel as Debian packages (bindeb-pkg)
 #
 # KSRC=/path/to/linux-6.12.y uses that tree instead of Debian's
 # linux-source-6.12.
@@ -26,7 +29,7 @@ export KSRC
 
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
 	cross checkpatch bisect deps clean help tools tools-test demo e2e \
-	watch-test bench
+	watch-test bench deb deb-test deb-kernel deps-tools deps-deb deps-kernel
 
 all: kernel
 
@@ -35,6 +38,16 @@ help:
 
 deps:
 	scripts/deps.sh
+
+# Package groups of scripts/deps.sh: the tools need no kernel rig.
+deps-tools:
+	scripts/deps.sh tools
+
+deps-deb:
+	scripts/deps.sh deb
+
+deps-kernel:
+	scripts/deps.sh kernel
 
 patches:
 	scripts/mkpatches
@@ -65,11 +78,20 @@ checkpatch: deps
 bisect: deps
 	scripts/bisect.sh
 
-tools: deps
+tools: deps-tools
 	$(MAKE) -C tools-ltt all static
 
-tools-test: deps
+tools-test: deps-tools
 	$(MAKE) -C tools-ltt test
+
+deb: deps-deb
+	scripts/deb.sh
+
+deb-test: deps-deb
+	scripts/deb.sh --test
+
+deb-kernel: deps-kernel
+	scripts/kernel-deb.sh
 
 demo: deps
 	scripts/demo.sh
@@ -83,7 +105,7 @@ watch-test: deps
 bench: deps
 	scripts/bench.sh
 
-check: deps tools-test check-patches checkpatch boot e2e watch-test cross bisect
+check: deps tools-test deb-test check-patches checkpatch boot e2e watch-test cross bisect
 
 clean:
 	rm -rf build

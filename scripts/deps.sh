@@ -3,22 +3,47 @@
 #
 # Install the Debian 12 packages the LTT rig, tools and tests need.
 # Fast when everything is there: apt runs only for missing packages.
+#
+#   scripts/deps.sh [GROUP...]   the packages of those groups; none: all
+#
+# Groups: tools (build and test tools-ltt), deb (the tools' Debian
+# packages and their test, with tools), kernel (build the traced kernel
+# and its Debian packages), guest (boot it under QEMU), cross (the build
+# matrix's cross compilers).
 
 source "$(dirname "$0")/lib.sh"
 
-PACKAGES=(
-	# kernel build and the series
-	linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev
-	libssl-dev cpio kmod rsync python3 perl xz-utils gzip patch quilt
-	ccache pahole git
-	# guest
-	qemu-system-x86 busybox-static
-	# build matrix
-	gcc-i686-linux-gnu gcc-powerpc-linux-gnu gcc-sh4-linux-gnu
-	gcc-s390x-linux-gnu gcc-mips-linux-gnu gcc-arm-linux-gnueabihf
+declare -A GROUP=(
 	# tools-ltt and their tests
-	libcmocka-dev liblua5.4-dev babeltrace2
+	[tools]="gcc make libc6-dev pkgconf libcmocka-dev liblua5.4-dev babeltrace2"
+	# dpkg-buildpackage of debian/, lintian, the clean root of the test
+	[deb]="dpkg-dev debhelper lintian debootstrap rsync"
+	# kernel build and the series (bindeb-pkg: dpkg-dev)
+	[kernel]="linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev
+		libssl-dev cpio kmod rsync python3 perl xz-utils gzip patch quilt
+		ccache pahole git dpkg-dev"
+	# guest
+	[guest]="qemu-system-x86 busybox-static"
+	# build matrix
+	[cross]="gcc-i686-linux-gnu gcc-powerpc-linux-gnu gcc-sh4-linux-gnu
+		gcc-s390x-linux-gnu gcc-mips-linux-gnu gcc-arm-linux-gnueabihf"
 )
+# A group needs these too.
+declare -A NEEDS=([deb]=tools)
+
+# The packages of the groups "$@" (every group when none), one a line.
+group_packages() {
+	local g
+
+	(($#)) || set -- tools deb kernel guest cross
+	for g in "$@"; do
+		[[ -v GROUP[$g] ]] || die "no package group $g (${!GROUP[*]})"
+		printf '%s\n' ${GROUP[$g]}
+		if [[ -v NEEDS[$g] ]]; then
+			group_packages ${NEEDS[$g]}
+		fi
+	done
+}
 
 # The packages of "$@" that are not installed.
 missing_packages() {
@@ -30,8 +55,10 @@ missing_packages() {
 }
 
 main() {
-	local missing
-	missing=$(missing_packages "${PACKAGES[@]}")
+	local missing packages
+	packages=$(group_packages "$@" | sort -u)
+	# shellcheck disable=SC2086
+	missing=$(missing_packages $packages)
 	if [[ -z $missing ]]; then
 		return 0
 	fi

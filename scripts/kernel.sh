@@ -11,13 +11,21 @@
 #    unchanged files keep their mtimes and make rebuilds only what changed.
 # 3. When a config fragment or the series changed: tinyconfig, then
 #    scripts/config/ltt.config, scripts/config/$LTT_FLAVOUR.config and
-#    selftests/config merged on top; a later fragment wins.  A flavour
-#    whose fragment has the line "# ltt-rig: no selftests/config" runs no
-#    selftests and gets none of their options (bench, noltt).
+#    selftests/config merged on top; a later fragment wins.  A flavour's
+#    fragment may say, in lines of its own:
+#      "# ltt-rig: no selftests/config"  no selftests, none of their
+#                                        options (bench, noltt, deb)
+#      "# ltt-rig: no ltt.config"        not the test machine's options
+#      "# ltt-rig: base TARGET"          make TARGET (defconfig), not
+#                                        tinyconfig; LTT_BASE_CONFIG=FILE
+#                                        starts from that .config instead
+#      "# ltt-rig: also FILE"            merge FILE (from the top of the
+#                                        tree) before the flavour's own
 # 4. make bzImage out of tree, through ccache.
 #
 #   scripts/kernel.sh           all of it
 #   scripts/kernel.sh --tree    steps 1 and 2 only (for cross.sh)
+#   scripts/kernel.sh --config  steps 1 to 3 (for kernel-deb.sh)
 
 source "$(dirname "$0")/lib.sh"
 
@@ -131,18 +139,46 @@ update_ktree() {
 
 # Config fragments of this flavour, in merge order: a later one wins.
 fragments() {
-	local flavour=$LTT_ROOT/scripts/config/$LTT_FLAVOUR.config
+	local flavour=$LTT_ROOT/scripts/config/$LTT_FLAVOUR.config f
 
-	echo "$LTT_ROOT/scripts/config/ltt.config"
+	if [[ $LTT_FLAVOUR == default ]] || ! rig_says 'no ltt.config'; then
+		echo "$LTT_ROOT/scripts/config/ltt.config"
+	fi
 	if [[ $LTT_FLAVOUR != default ]]; then
 		[[ -f $flavour ]] ||
 			die "unknown flavour $LTT_FLAVOUR: no scripts/config/$LTT_FLAVOUR.config"
+		sed -n 's/^# ltt-rig: also //p' "$flavour" | while read -r f; do
+			[[ -f $LTT_ROOT/$f ]] || die "$flavour: no $f"
+			echo "$LTT_ROOT/$f"
+		done
 		echo "$flavour"
-		grep -qx '# ltt-rig: no selftests/config' "$flavour" && return
+		rig_says 'no selftests/config' && return
 	fi
 	if [[ -f $LTT_ROOT/selftests/config ]]; then
 		echo "$LTT_ROOT/selftests/config"
 	fi
+}
+
+# Does the flavour's fragment have the line "# ltt-rig: $1"?
+rig_says() {
+	local flavour=$LTT_ROOT/scripts/config/$LTT_FLAVOUR.config
+
+	[[ -f $flavour ]] && grep -qx "# ltt-rig: $1" "$flavour"
+}
+
+# The configuration the fragments go on: a make target (tinyconfig, or
+# the flavour's "# ltt-rig: base TARGET"), or LTT_BASE_CONFIG's file.
+base_config() {
+	local flavour=$LTT_ROOT/scripts/config/$LTT_FLAVOUR.config base=
+
+	if [[ -n ${LTT_BASE_CONFIG:-} ]]; then
+		echo "file $LTT_BASE_CONFIG"
+		return
+	fi
+	if [[ -f $flavour ]]; then
+		base=$(sed -n 's/^# ltt-rig: base //p' "$flavour" | tail -n 1)
+	fi
+	echo "target ${base:-tinyconfig}"
 }
 
 # Is CONFIG_$1 defined by some Kconfig file of the tree?
@@ -188,13 +224,34 @@ check_config() {
 configure() {
 	local hash
 
-	hash=$( { cat "${FRAGMENTS[@]}" "$STAMPS/tree.hash"; gcc --version; } | sha256sum)
+	local base how what
+
+	base=$(base_config)
+	read -r how what <<<"$base"
+	if [[ $how == file ]]; then
+		[[ -f $what ]] || die "LTT_BASE_CONFIG=$what: no such file"
+	fi
+	# (tinyconfig, the first base, is not in the hash: trees configured
+	# before there were others stay configured.)
+	hash=$( { [[ $base == "target tinyconfig" ]] || echo "$base";
+		[[ $how != file ]] || cat "$what";
+		cat "${FRAGMENTS[@]}" "$STAMPS/tree.hash"; gcc --version; } | sha256sum)
 	if [[ -f $KOBJ/.config && $(cat "$STAMPS/config.hash" 2>/dev/null) == "$hash" ]]; then
 		return 0
 	fi
-	log "configuring $KOBJ: tinyconfig + ${FRAGMENTS[*]#$LTT_ROOT/}"
+	log "configuring $KOBJ: ${what##*/} + ${FRAGMENTS[*]#"$LTT_ROOT"/}"
 	mkdir -p "$KOBJ"
-	kmake -s tinyconfig
+	if [[ $how == file ]]; then
+		cp "$what" "$KOBJ/.config"
+		# A distribution's config names its own signing keys (Debian's
+		# debian/certs/...), which this tree does not have.
+		"$KTREE/scripts/config" --file "$KOBJ/.config" \
+			--set-str SYSTEM_TRUSTED_KEYS "" \
+			--set-str SYSTEM_REVOCATION_KEYS "" \
+			--set-str MODULE_SIG_KEY certs/signing_key.pem
+	else
+		kmake -s "$what"
+	fi
 	(cd "$KTREE" && scripts/kconfig/merge_config.sh -m -O "$KOBJ" \
 		"$KOBJ/.config" "${FRAGMENTS[@]}") >"$STAMPS/merge_config.log"
 	kmake -s olddefconfig
@@ -215,6 +272,9 @@ main() {
 		return 0
 	fi
 	configure
+	if [[ ${1:-} == --config ]]; then
+		return 0
+	fi
 	log "building $KOBJ (-j$LTT_JOBS)"
 	kmake bzImage
 	# The sample modules the selftests load (samples/ltt/).

@@ -8,6 +8,10 @@
 
 #include "ltt.h"
 
+#ifndef LTT_VERSION
+#define LTT_VERSION	"unknown"
+#endif
+
 static const struct ltt_subcmd commands[] = {
 	{ "record", "trace the system while a command runs", cmd_record },
 	{ "log", "put a line of text into the trace being recorded", cmd_log },
@@ -22,7 +26,7 @@ static void usage(FILE *out)
 {
 	unsigned int i;
 
-	fprintf(out, "usage: ltt [--help] COMMAND [ARGS]\n\ncommands:\n");
+	fprintf(out, "usage: ltt [--help | --version] COMMAND [ARGS]\n\ncommands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name,
 			commands[i].summary);
@@ -48,6 +52,10 @@ int main(int argc, char **argv)
 					return commands[i].run(2, help_argv);
 		}
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(name, "--version")) {
+		printf("ltt " LTT_VERSION "\n");
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(commands); i++)

@@ -64,7 +64,7 @@ int fx_registry(struct ltt_registry *reg)
 			return -1;					\
 	} while (0);
 #define LTT_EVENT_STR(event, ...)	LTT_EVENT(event, __VA_ARGS__)
-#include "../../include-linux/ltt-events.h"
+#include <ltt-events.h>
 #undef LTT_FIELD
 #undef LTT_STRING
 #undef LTT_EVENT

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The LTT event registry: every event the kernel records, once.
+ *
+ *   LTT_EVENT(name, fields)       a record of fixed size
+ *   LTT_EVENT_STR(name, fields)   the same, ending in a string
+ *   LTT_FIELD(type, name);        an integer field, u8 ... s64
+ *   LTT_STRING(name);             the trailing string, NUL-terminated
+ *
+ * <linux/ltt.h> makes the event ids (LTT_EV_<name>), the packed record
+ * layouts (struct ltt_rec_<name>) and the emit helpers (ltt_log_<name>())
+ * from this list, and kernel/ltt/registry.c the descriptions user space
+ * reads with LTT_CMD_EVENT_INFO.  Ids follow the order of the list: add
+ * events at the end, never reorder or remove one.
+ *
+ * No include guard: the list is expanded once per use.
+ */
+
+/* syscall: number and user-space IP of the call / its return value */
+LTT_EVENT(syscall_entry,
+	  LTT_FIELD(u16, id);
+	  LTT_FIELD(u64, ip);)
+LTT_EVENT(syscall_exit,
+	  LTT_FIELD(s64, ret);)
+
+/* scheduling change: incoming pid, outgoing pid and its state */
+LTT_EVENT(sched_change,
+	  LTT_FIELD(s32, in);
+	  LTT_FIELD(s32, out);
+	  LTT_FIELD(u16, out_state);)
+
+/* process: fork or clone, exit (code is the wait(2) status), exec */
+LTT_EVENT(process_fork,
+	  LTT_FIELD(s32, child);
+	  LTT_FIELD(s32, child_tgid);)
+LTT_EVENT(process_exit,
+	  LTT_FIELD(s32, pid);
+	  LTT_FIELD(s32, code);)
+LTT_EVENT_STR(process_exec,
+	      LTT_FIELD(s32, pid);
+	      LTT_STRING(filename);)
+
+/* trap or exception: its number and the IP it happened at / its end */
+LTT_EVENT(trap_entry,
+	  LTT_FIELD(u16, trap);
+	  LTT_FIELD(u64, ip);)
+LTT_EVENT(trap_exit)
+
+/* interrupt: number, and whether it interrupted the kernel / its end */
+LTT_EVENT(irq_entry,
+	  LTT_FIELD(u16, irq);
+	  LTT_FIELD(u8, kernel);)
+LTT_EVENT(irq_exit)
+
+/* kernel timer tick, on each CPU */
+LTT_EVENT(timer_tick)
+
+/* softirq (vector) and tasklets (function address) */
+LTT_EVENT(softirq,
+	  LTT_FIELD(u8, vec);)
+LTT_EVENT(tasklet_action,
+	  LTT_FIELD(u64, func);)
+LTT_EVENT(tasklet_hi_action,
+	  LTT_FIELD(u64, func);)
+
+/*
+ * more of process life: kernel thread creation (pid, start function),
+ * wait (pid waited on, -1 for any), signal (number and target pid),
+ * wakeup (pid and the state it leaves)
+ */
+LTT_EVENT(process_kthread,
+	  LTT_FIELD(s32, pid);
+	  LTT_FIELD(u64, func);)
+LTT_EVENT(process_wait,
+	  LTT_FIELD(s32, pid);)
+LTT_EVENT(process_signal,
+	  LTT_FIELD(u8, sig);
+	  LTT_FIELD(s32, pid);)
+LTT_EVENT(process_wakeup,
+	  LTT_FIELD(s32, pid);
+	  LTT_FIELD(u16, state);)
+
+/*
+ * file system: derived from system calls, with the fd and byte counts
+ * they return; a name longer than the record holds is cut and marked
+ * by trunc = 1.  Buffer waits: waiting for a buffer's I/O.
+ */
+LTT_EVENT_STR(fs_open,
+	      LTT_FIELD(s32, fd);
+	      LTT_FIELD(u8, trunc);
+	      LTT_STRING(filename);)
+LTT_EVENT(fs_close,
+	  LTT_FIELD(s32, fd);)
+LTT_EVENT(fs_read,
+	  LTT_FIELD(s32, fd);
+	  LTT_FIELD(s32, bytes);)
+LTT_EVENT(fs_write,
+	  LTT_FIELD(s32, fd);
+	  LTT_FIELD(s32, bytes);)
+LTT_EVENT(fs_seek,
+	  LTT_FIELD(s32, fd);
+	  LTT_FIELD(s64, offset);)
+LTT_EVENT(fs_ioctl,
+	  LTT_FIELD(s32, fd);
+	  LTT_FIELD(u32, cmd);)
+LTT_EVENT(fs_select,
+	  LTT_FIELD(s32, nfds);
+	  LTT_FIELD(s64, timeout_us);)
+LTT_EVENT(fs_poll,
+	  LTT_FIELD(s32, nfds);
+	  LTT_FIELD(s32, timeout_ms);)
+LTT_EVENT(fs_buffer_wait_start)
+LTT_EVENT(fs_buffer_wait_end)
+
+/*
+ * timers: a timer expired, setitimer (which, value in us),
+ * schedule_timeout (jiffies)
+ */
+LTT_EVENT(timer_expired)
+LTT_EVENT(timer_setitimer,
+	  LTT_FIELD(u8, which);
+	  LTT_FIELD(s64, value_us);)
+LTT_EVENT(timer_schedule_timeout,
+	  LTT_FIELD(s64, timeout);)
+
+/*
+ * memory: page allocation and free (order), swap in and out (page
+ * frame), waits on a page's I/O
+ */
+LTT_EVENT(mm_page_alloc,
+	  LTT_FIELD(u8, order);)
+LTT_EVENT(mm_page_free,
+	  LTT_FIELD(u8, order);)
+LTT_EVENT(mm_swap_in,
+	  LTT_FIELD(u64, pfn);)
+LTT_EVENT(mm_swap_out,
+	  LTT_FIELD(u64, pfn);)
+LTT_EVENT(mm_page_wait_start)
+LTT_EVENT(mm_page_wait_end)
+
+/*
+ * sockets: a socket call (SYS_* number of <linux/net.h> and fd),
+ * creation (type and fd), bytes sent and received (socket type)
+ */
+LTT_EVENT(socket_call,
+	  LTT_FIELD(u8, call);
+	  LTT_FIELD(s32, fd);)
+LTT_EVENT(socket_create,
+	  LTT_FIELD(u16, type);
+	  LTT_FIELD(s32, fd);)
+LTT_EVENT(socket_send,
+	  LTT_FIELD(u16, type);
+	  LTT_FIELD(s32, bytes);)
+LTT_EVENT(socket_receive,
+	  LTT_FIELD(u16, type);
+	  LTT_FIELD(s32, bytes);)
+
+/*
+ * System V IPC: a call (number of <linux/ipc.h> and object id), and
+ * the creation of message queues, semaphore sets and shared memory
+ * (id, flags)
+ */
+LTT_EVENT(ipc_call,
+	  LTT_FIELD(u8, call);
+	  LTT_FIELD(s32, id);)
+LTT_EVENT(ipc_msg_create,
+	  LTT_FIELD(s32, id);
+	  LTT_FIELD(s32, flags);)
+LTT_EVENT(ipc_sem_create,
+	  LTT_FIELD(s32, id);
+	  LTT_FIELD(s32, flags);)
+LTT_EVENT(ipc_shm_create,
+	  LTT_FIELD(s32, id);
+	  LTT_FIELD(s32, flags);)
+
+/* network: packets in and out (ethernet protocol, host order) */
+LTT_EVENT(net_packet_in,
+	  LTT_FIELD(u16, protocol);)
+LTT_EVENT(net_packet_out,
+	  LTT_FIELD(u16, protocol);)
+
+/*
+ * state dump when a session starts: every task (pid, tgid, parent,
+ * name) and every open file (pid, fd, path)
+ */
+LTT_EVENT_STR(statedump_process,
+	      LTT_FIELD(s32, pid);
+	      LTT_FIELD(s32, tgid);
+	      LTT_FIELD(s32, ppid);
+	      LTT_STRING(name);)
+LTT_EVENT_STR(statedump_file,
+	      LTT_FIELD(s32, pid);
+	      LTT_FIELD(s32, fd);
+	      LTT_STRING(path);)

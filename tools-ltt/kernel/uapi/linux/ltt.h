@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * LTT, the Linux Trace Toolkit: the user-space ABI of the ltt() syscall
+ * and of the trace buffers it hands out.
+ *
+ * Documentation/trace/ltt.rst describes the commands; this header is the
+ * reference for the layouts.  Every command takes (cmd, arg, size) where
+ * size is sizeof() the struct as user space knows it: the kernel accepts
+ * any size from the first published version up, ignoring a larger tail
+ * only when it is zero (E2BIG otherwise).
+ */
+#ifndef _UAPI_LINUX_LTT_H
+#define _UAPI_LINUX_LTT_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+/* Commands of ltt(cmd, arg, size). */
+enum ltt_cmd {
+	LTT_CMD_CREATE		= 0,	/* struct ltt_create; returns a session fd */
+	LTT_CMD_SET_EVENTS	= 1,	/* struct ltt_events */
+	LTT_CMD_SET_PIDS	= 2,	/* struct ltt_pids */
+	LTT_CMD_START		= 3,	/* struct ltt_session_cmd */
+	LTT_CMD_STOP		= 4,	/* struct ltt_session_cmd */
+	LTT_CMD_STATUS		= 5,	/* struct ltt_status */
+	LTT_CMD_BUFFER_FD	= 6,	/* struct ltt_buffer_req; returns a buffer fd */
+	LTT_CMD_EVENT_INFO	= 7,	/* struct ltt_event_info */
+	LTT_CMD_SNAPSHOT	= 8,	/* struct ltt_session_cmd */
+	LTT_CMD_EVENT_CREATE	= 9,	/* struct ltt_event_create; returns an event fd */
+	LTT_CMD_EVENT_LOG	= 10,	/* struct ltt_event_log */
+
+	/* Not ABI: grows as commands are added. */
+	LTT_CMD_MAX,
+};
+
+/* Buffer modes, ltt_create.mode. */
+enum ltt_mode {
+	/* A full buffer drops the newest event and counts it lost. */
+	LTT_MODE_DISCARD	= 0,
+	/* Flight recorder: the oldest packets are overwritten. */
+	LTT_MODE_OVERWRITE	= 1,
+
+	/* Not ABI. */
+	LTT_MODE_MAX,
+};
+
+/**
+ * struct ltt_create - LTT_CMD_CREATE: a system-wide session
+ * @subbuf_size: Input, bytes per sub-buffer (packet), a power of two from
+ *	LTT_SUBBUF_MIN to LTT_SUBBUF_MAX; 0 picks LTT_SUBBUF_DEFAULT.
+ * @n_subbufs: Input, sub-buffers per CPU, a power of two from 2 to
+ *	LTT_SUBBUFS_MAX; 0 picks LTT_SUBBUFS_DEFAULT.
+ * @mode: Input, enum ltt_mode.
+ * @flags: Input, must be 0.
+ * @flush_ms: Input, how often a partly filled packet is handed to the
+ *	reader, in milliseconds (1 to 10000); 0 picks LTT_FLUSH_MS_DEFAULT.
+ * @__reserved: Input, must be 0.
+ *
+ * Returns a session fd (close-on-exec).  Closing it (its last copy)
+ * stops the session; the buffers go when the last fd on them is closed.
+ * Buffers are made for the CPUs online now: a CPU that comes online
+ * later records nothing for this session.  Needs
+ * CAP_PERFMON or CAP_SYS_ADMIN, or the sysctl kernel.ltt_user_sessions
+ * set to 1: then the session of an unprivileged user records only the
+ * events of tasks with the caller's uid, only the events that tell
+ * nothing of the kernel's internals (system calls, process life, file
+ * system, sockets, IPC, signals and the custom events of user space),
+ * and scheduling changes with the other users' pids read as 0.  All
+ * (allowed) events are enabled and no pid filter is set until
+ * LTT_CMD_SET_EVENTS and LTT_CMD_SET_PIDS say otherwise.
+ */
+struct ltt_create {
+	__u32 subbuf_size;
+	__u32 n_subbufs;
+	__u32 mode;
+	__u32 flags;
+	__u32 flush_ms;
+	__u32 __reserved;
+};
+
+#define LTT_CREATE_SIZE_VER0	24
+
+#define LTT_SUBBUF_MIN		4096U
+#define LTT_SUBBUF_MAX		(16U << 20)
+#define LTT_SUBBUF_DEFAULT	(256U << 10)
+#define LTT_SUBBUFS_MAX		1024U
+#define LTT_SUBBUFS_DEFAULT	8U
+#define LTT_BUFFER_MAX		(256ULL << 20)	/* per CPU */
+#define LTT_FLUSH_MS_DEFAULT	200U
+
+/**
+ * struct ltt_session_cmd - LTT_CMD_START, LTT_CMD_STOP, LTT_CMD_SNAPSHOT
+ * @session_fd: Input, the session.
+ * @flags: Input, must be 0.
+ *
+ * START fails with EBUSY when this or another session is recording.
+ * STOP fails with EINVAL when the session is not recording; it hands
+ * every partly filled packet to the readers.  SNAPSHOT (overwrite mode
+ * only, else EINVAL) stops the session so that the readers find the
+ * newest packets, oldest first; START resumes recording.
+ */
+struct ltt_session_cmd {
+	__s32 session_fd;
+	__u32 flags;
+};
+
+#define LTT_SESSION_CMD_SIZE_VER0	8
+
+/**
+ * struct ltt_events - LTT_CMD_SET_EVENTS: which events are recorded
+ * @session_fd: Input, the session.
+ * @nbits: Input, bits in the mask (at most LTT_EVENTS_MAX); events past
+ *	it are disabled, bits past the last event are ignored.
+ * @mask: Input, user pointer to a bitmap of event ids, in __u64 words,
+ *	bit (id % 64) of word (id / 64).
+ */
+struct ltt_events {
+	__s32 session_fd;
+	__u32 nbits;
+	__aligned_u64 mask;
+};
+
+#define LTT_EVENTS_SIZE_VER0	16
+#define LTT_EVENTS_MAX		4096U
+
+/**
+ * struct ltt_pids - LTT_CMD_SET_PIDS: record only these processes
+ * @session_fd: Input, the session.
+ * @count: Input, number of pids (at most LTT_PIDS_MAX); 0 removes the
+ *	filter.
+ * @pids: Input, user pointer to @count __s32 pids, each an existing
+ *	process or thread (ESRCH otherwise).  An event passes when the
+ *	current task's pid or thread-group id is in the list; a
+ *	sched_change also passes when the task it switches to is.
+ * @flags: Input, must be 0.
+ * @__reserved: Input, must be 0.
+ */
+struct ltt_pids {
+	__s32 session_fd;
+	__u32 count;
+	__aligned_u64 pids;
+	__u32 flags;
+	__u32 __reserved;
+};
+
+#define LTT_PIDS_SIZE_VER0	24
+#define LTT_PIDS_MAX		64U
+
+/**
+ * struct ltt_cpu_status - one CPU's accounting, in struct ltt_status
+ * @cpu: Output, the CPU number.
+ * @__reserved: Output, 0.
+ * @produced: Output, events the probes tried to record on this CPU.
+ * @delivered: Output, events in packets the reader has released.
+ * @lost: Output, events dropped (buffer full) or overwritten.
+ *
+ * Once the session is stopped and every packet released,
+ * produced == delivered + lost, exactly.
+ */
+struct ltt_cpu_status {
+	__u32 cpu;
+	__u32 __reserved;
+	__u64 produced;
+	__u64 delivered;
+	__u64 lost;
+};
+
+/* ltt_status.state */
+enum ltt_state {
+	LTT_STATE_STOPPED	= 0,
+	LTT_STATE_RECORDING	= 1,
+};
+
+/**
+ * struct ltt_status - LTT_CMD_STATUS
+ * @session_fd: Input, the session.
+ * @n_cpus: Input, room in @cpus (may be 0, with @cpus NULL); Output,
+ *	CPUs that have a buffer (only min(Input, Output) entries are
+ *	written, in CPU order).
+ * @cpus: Input, user pointer to an array of struct ltt_cpu_status.
+ * @state: Output, enum ltt_state.
+ * @mode: Output, enum ltt_mode.
+ * @subbuf_size: Output, bytes per sub-buffer.
+ * @n_subbufs: Output, sub-buffers per CPU.
+ * @mono_ns: Output, CLOCK_MONOTONIC (the trace clock) ...
+ * @real_ns: Output, ... and CLOCK_REALTIME read together: their
+ *	difference turns trace timestamps into wall-clock time.
+ */
+struct ltt_status {
+	__s32 session_fd;
+	__u32 n_cpus;
+	__aligned_u64 cpus;
+	__u32 state;
+	__u32 mode;
+	__u32 subbuf_size;
+	__u32 n_subbufs;
+	__u64 mono_ns;
+	__u64 real_ns;
+};
+
+#define LTT_STATUS_SIZE_VER0	48
+
+/**
+ * struct ltt_buffer_req - LTT_CMD_BUFFER_FD
+ * @session_fd: Input, the session.
+ * @cpu: Input, the CPU whose buffer is wanted: ENODEV when that CPU has
+ *	no buffer (it was offline when the session was created).
+ *
+ * Returns a read-only fd (close-on-exec) to mmap the whole buffer
+ * (subbuf_size * n_subbufs bytes, PROT_READ, MAP_SHARED), poll for
+ * complete packets, and take them with the LTT_BUF_* ioctls.  One reader
+ * at a time: a second fd on the same buffer gets EBUSY.
+ */
+struct ltt_buffer_req {
+	__s32 session_fd;
+	__u32 cpu;
+};
+
+#define LTT_BUFFER_REQ_SIZE_VER0	8
+
+/* struct ltt_field_info.type */
+enum ltt_field_type {
+	LTT_FIELD_UNSIGNED	= 0,	/* little or native endian integer */
+	LTT_FIELD_SIGNED	= 1,
+	LTT_FIELD_STRING	= 2,	/* NUL-terminated, last in a record */
+};
+
+#define LTT_NAME_MAX		32
+#define LTT_DESC_MAX		64
+#define LTT_FIELDS_MAX		8
+
+/**
+ * struct ltt_field_info - one field of a record
+ * @name: Output, NUL-terminated.
+ * @type: Output, enum ltt_field_type.
+ * @size: Output, bytes (0 for a string).
+ * @offset: Output, byte offset in the payload (records are packed).
+ */
+struct ltt_field_info {
+	char name[LTT_NAME_MAX];
+	__u8 type;
+	__u8 size;
+	__u16 offset;
+};
+
+/* struct ltt_event_info.flags */
+#define LTT_EVENT_F_CUSTOM	(1U << 0)	/* made by a module or a process */
+#define LTT_EVENT_F_DEAD	(1U << 1)	/* destroyed; kept for the trace */
+
+/**
+ * struct ltt_event_info - LTT_CMD_EVENT_INFO: the event registry
+ * @id: Input, the lowest event id wanted; Output, the id of the event
+ *	described, the lowest that exists from Input on (ENOENT: none).
+ *	The kernel's own events have the ids from 0 with no hole; custom
+ *	events follow, with holes where some were destroyed.
+ * @n_fields: Output, entries used in @fields.
+ * @name: Output, NUL-terminated, e.g. "syscall_entry".
+ * @payload_size: Output, bytes of the fixed part of the record (without
+ *	a trailing string field).
+ * @flags: Output, LTT_EVENT_F_*.
+ * @fields: Output, the fields in record order.
+ * @generation: Output, changes whenever an event is created or
+ *	destroyed: a reader that saw the same value has the whole registry.
+ * @owner: Output, the thread-group id that created a custom event from
+ *	user space, 0 for the kernel's events and those of modules.
+ * @description: Output, NUL-terminated, may be empty.
+ *
+ * A destroyed custom event stays described (LTT_EVENT_F_DEAD), and its
+ * id unused, while any session exists: traces may hold its records.
+ */
+struct ltt_event_info {
+	__u32 id;
+	__u32 n_fields;
+	char name[LTT_NAME_MAX];
+	__u32 payload_size;
+	__u32 flags;
+	struct ltt_field_info fields[LTT_FIELDS_MAX];
+	__u32 generation;
+	__s32 owner;
+	char description[LTT_DESC_MAX];
+};
+
+#define LTT_EVENT_INFO_SIZE_VER0	(48 + 36 * LTT_FIELDS_MAX)
+#define LTT_EVENT_INFO_SIZE_VER1	(LTT_EVENT_INFO_SIZE_VER0 + 8 + LTT_DESC_MAX)
+
+/**
+ * struct ltt_event_create - LTT_CMD_EVENT_CREATE: a custom event type
+ * @name: Input, NUL-terminated: letters, digits and '_', not starting
+ *	with a digit, unique among the events that exist (EEXIST).
+ * @description: Input, NUL-terminated, may be empty.
+ * @n_fields: Input, entries used in @fields, up to LTT_FIELDS_MAX.
+ * @flags: Input, must be 0.
+ * @fields: Input, the record's fields in order: @name (same rules as the
+ *	event's, unique in the event), @type, @size (1, 2, 4 or 8 for an
+ *	integer, 0 for a string) and @offset (must be 0: records are
+ *	packed).  Only the last field may be a string.
+ *
+ * Returns an event fd (close-on-exec) through which LTT_CMD_EVENT_LOG
+ * logs events of the new type; the type is destroyed when the last copy
+ * of the fd is closed, at the latest when its process exits.  Needs
+ * CAP_PERFMON or CAP_SYS_ADMIN, or kernel.ltt_user_sessions set to 1
+ * (EPERM otherwise); ENOSPC when every custom id is taken.
+ */
+struct ltt_event_create {
+	char name[LTT_NAME_MAX];
+	char description[LTT_DESC_MAX];
+	__u32 n_fields;
+	__u32 flags;
+	struct ltt_field_info fields[LTT_FIELDS_MAX];
+};
+
+#define LTT_EVENT_CREATE_SIZE_VER0	(104 + 36 * LTT_FIELDS_MAX)
+
+/* Largest payload of a custom event. */
+#define LTT_EVENT_SIZE_MAX		8192U
+
+/**
+ * struct ltt_event_log - LTT_CMD_EVENT_LOG: record a custom event
+ * @event_fd: Input, from LTT_CMD_EVENT_CREATE.
+ * @size: Input, bytes at @data, at most LTT_EVENT_SIZE_MAX (E2BIG).
+ * @data: Input, user pointer to the payload, laid out as the fields say:
+ *	exactly payload_size bytes, or, when the last field is a string,
+ *	more, ending with the string's NUL (EINVAL otherwise).
+ *
+ * The event is recorded like the kernel's: on the current CPU, in the
+ * recording session (if any) when its mask and pid filter let it pass,
+ * counted lost when the buffer is full or a packet cannot hold it.
+ * Returns 0 whether or not a session recorded it.
+ */
+struct ltt_event_log {
+	__s32 event_fd;
+	__u32 size;
+	__aligned_u64 data;
+};
+
+#define LTT_EVENT_LOG_SIZE_VER0		16
+
+/*
+ * The trace format.  A buffer is a ring of packets, one per sub-buffer.
+ * A packet starts with struct ltt_packet_header and holds records back
+ * to back, unaligned.  All integers are in the CPU's byte order.  The
+ * layout is that of a CTF 1.8 packet, so a trace is the packets as they
+ * are plus TSDL metadata.
+ */
+#define LTT_PACKET_MAGIC	0xC1FC1FC1U
+
+/**
+ * struct ltt_packet_header - start of every packet
+ * @magic: LTT_PACKET_MAGIC.
+ * @stream_id: 0.
+ * @timestamp_begin: trace clock (ns) at the first record: it is that
+ *	record's timestamp.
+ * @timestamp_end: trace clock when the packet was closed.
+ * @content_size: bits of header and records.
+ * @packet_size: bits of the packet as it should be stored: content_size
+ *	rounded up to 8 bytes.
+ * @packet_seq_num: packet index on this CPU, from 0.
+ * @events_discarded: events lost on this CPU since the buffer was made,
+ *	counted when the packet was closed.
+ * @cpu_id: the CPU.
+ * @events: records in this packet.
+ * @pid: the task running when the packet was opened: the pid to which
+ *	the first records belong, until a sched_change says otherwise.
+ * @__reserved: 0.
+ */
+struct ltt_packet_header {
+	__u32 magic;
+	__u32 stream_id;
+	__u64 timestamp_begin;
+	__u64 timestamp_end;
+	__u64 content_size;
+	__u64 packet_size;
+	__u64 packet_seq_num;
+	__u64 events_discarded;
+	__u32 cpu_id;
+	__u32 events;
+	__s32 pid;
+	__u32 __reserved;
+};
+
+/*
+ * Every record starts with a 32-bit header: the event id in the low
+ * LTT_HDR_ID_BITS bits, the low LTT_HDR_TS_BITS bits of the timestamp
+ * above them.  A reader recovers the full time from the previous record
+ * (or the packet's timestamp_begin): the writer guarantees that less
+ * than 2^LTT_HDR_TS_BITS ns separate two records.  When that would not
+ * hold, or the id does not fit, the id bits read LTT_HDR_ID_EXTENDED and
+ * a __u16 id and a __u64 full timestamp follow the 32-bit header (whose
+ * timestamp bits still hold the low bits of that timestamp).
+ */
+#define LTT_HDR_ID_BITS		7
+#define LTT_HDR_TS_BITS		25
+#define LTT_HDR_ID_EXTENDED	((1U << LTT_HDR_ID_BITS) - 1)
+#define LTT_HDR_COMPACT_SIZE	4
+#define LTT_HDR_EXTENDED_SIZE	14
+
+/* Longest string field, NUL included; longer ones are cut. */
+#define LTT_STRING_MAX		256
+
+/**
+ * struct ltt_subbuf - LTT_BUF_GET_SUBBUF
+ * @offset: Output, where the packet starts in the mapping.
+ * @size: Output, packet_size in bytes: what to store.
+ * @seq: Output, packet_seq_num.
+ */
+struct ltt_subbuf {
+	__u64 offset;
+	__u64 size;
+	__u64 seq;
+};
+
+/**
+ * struct ltt_buffer_info - LTT_BUF_INFO
+ * @cpu: Output, the CPU.
+ * @subbuf_size: Output, bytes per sub-buffer.
+ * @n_subbufs: Output, sub-buffers in the ring.
+ * @__reserved: Output, 0.
+ * @mmap_size: Output, bytes to map.
+ */
+struct ltt_buffer_info {
+	__u32 cpu;
+	__u32 subbuf_size;
+	__u32 n_subbufs;
+	__u32 __reserved;
+	__u64 mmap_size;
+};
+
+/*
+ * Buffer fd ioctls.  GET_SUBBUF takes the oldest complete packet (EAGAIN:
+ * none yet, also before the first START; ENODATA: the session is stopped
+ * and all was read; EBUSY: a packet is taken already, or an
+ * overwrite-mode session is recording) and PUT_SUBBUF releases it
+ * (EINVAL: none taken).  poll() gives POLLIN for a complete packet and
+ * POLLHUP once a stopped session's buffer is read.
+ */
+#define LTT_IOC_MAGIC		0xB7
+#define LTT_BUF_GET_SUBBUF	_IOR(LTT_IOC_MAGIC, 1, struct ltt_subbuf)
+#define LTT_BUF_PUT_SUBBUF	_IO(LTT_IOC_MAGIC, 2)
+#define LTT_BUF_INFO		_IOR(LTT_IOC_MAGIC, 3, struct ltt_buffer_info)
+
+#endif /* _UAPI_LINUX_LTT_H */
