@@ -311,8 +311,11 @@ struct ltt_event_create {
 
 #define LTT_EVENT_CREATE_SIZE_VER0	(104 + 36 * LTT_FIELDS_MAX)
 
-/* Largest payload of a custom event. */
-#define LTT_EVENT_SIZE_MAX		8192U
+/*
+ * Largest payload of a custom event: every field an 8-byte integer but
+ * the last, a string of at most LTT_STRING_MAX bytes, its NUL included.
+ */
+#define LTT_EVENT_SIZE_MAX		(8U * (LTT_FIELDS_MAX - 1) + LTT_STRING_MAX)
 
 /**
  * struct ltt_event_log - LTT_CMD_EVENT_LOG: record a custom event
@@ -320,7 +323,8 @@ struct ltt_event_create {
  * @size: Input, bytes at @data, at most LTT_EVENT_SIZE_MAX (E2BIG).
  * @data: Input, user pointer to the payload, laid out as the fields say:
  *	exactly payload_size bytes, or, when the last field is a string,
- *	more, ending with the string's NUL (EINVAL otherwise).
+ *	more: a string whose only NUL is its last byte (EINVAL otherwise),
+ *	of at most LTT_STRING_MAX bytes with that NUL (E2BIG otherwise).
  *
  * The event is recorded like the kernel's: on the current CPU, in the
  * recording session (if any) when its mask and pid filter let it pass,
@@ -433,7 +437,8 @@ struct ltt_buffer_info {
  * (EINVAL: none taken).  poll() gives POLLIN for a complete packet and
  * POLLHUP once a stopped session's buffer is read.
  */
-#define LTT_IOC_MAGIC		0xB7
+/* Registered in Documentation/userspace-api/ioctl/ioctl-number.rst. */
+#define LTT_IOC_MAGIC		0xB9
 #define LTT_BUF_GET_SUBBUF	_IOR(LTT_IOC_MAGIC, 1, struct ltt_subbuf)
 #define LTT_BUF_PUT_SUBBUF	_IO(LTT_IOC_MAGIC, 2)
 #define LTT_BUF_INFO		_IOR(LTT_IOC_MAGIC, 3, struct ltt_buffer_info)
