@@ -181,15 +181,19 @@ static inline bool ltt_socket_exit(long nr, const unsigned long *a, long ret)
 void ltt_statedump(struct ltt_session *s);
 
 /* selftest.c: the knobs of CONFIG_LTT_SELFTEST, no-ops without it. */
+enum ltt_knob {
+	LTT_KNOB_START_DELAY_MS,	/* START sleeps before the locks */
+	LTT_KNOB_STOP_DELAY_MS,		/* a stop sleeps before STOPPED */
+	LTT_KNOB_LOG_DELAY_US,		/* a custom event spins mid-write */
+	LTT_KNOB_RECURSE_TRAP,		/* trap_entry writes recurse */
+	LTT_NR_KNOBS
+};
+
 #ifdef CONFIG_LTT_SELFTEST
-extern u32 ltt_selftest_start_delay_ms;
-extern u32 ltt_selftest_stop_delay_ms;
-extern u32 ltt_selftest_log_delay_us;
+extern u32 ltt_knobs[LTT_NR_KNOBS];
 extern unsigned long ltt_selftest_clock_back_ns;
-extern u32 ltt_selftest_recurse_trap;
-void ltt_selftest_sleep(const u32 *ms);
-void ltt_selftest_spin(const u32 *us);
-#define ltt_selftest_delay(how, knob)	ltt_selftest_##how(&ltt_selftest_##knob)
+void ltt_selftest_sleep(enum ltt_knob knob);
+void ltt_selftest_spin(enum ltt_knob knob);
 
 /* The clock's skew that clock_back_ns asks for, taken once. */
 static __always_inline unsigned long ltt_selftest_clock_skew(void)
@@ -202,12 +206,18 @@ static __always_inline unsigned long ltt_selftest_clock_skew(void)
 /* recurse_trap: a trap_entry write recurses, as a fault in it would. */
 static __always_inline void ltt_selftest_recurse(unsigned int id)
 {
-	if (unlikely(READ_ONCE(ltt_selftest_recurse_trap)) &&
+	if (unlikely(READ_ONCE(ltt_knobs[LTT_KNOB_RECURSE_TRAP])) &&
 	    id == LTT_EV_trap_entry)
 		ltt_trap_entry(0, _THIS_IP_);
 }
 #else
-#define ltt_selftest_delay(how, knob)	do { } while (0)
+static inline void ltt_selftest_sleep(enum ltt_knob knob)
+{
+}
+
+static inline void ltt_selftest_spin(enum ltt_knob knob)
+{
+}
 
 static __always_inline unsigned long ltt_selftest_clock_skew(void)
 {

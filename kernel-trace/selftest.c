@@ -26,11 +26,15 @@
 
 #include "internal.h"
 
-u32 ltt_selftest_start_delay_ms;
-u32 ltt_selftest_stop_delay_ms;
-u32 ltt_selftest_log_delay_us;
+u32 ltt_knobs[LTT_NR_KNOBS];
 unsigned long ltt_selftest_clock_back_ns;
-u32 ltt_selftest_recurse_trap;
+
+static const char *const ltt_knob_names[LTT_NR_KNOBS] = {
+	[LTT_KNOB_START_DELAY_MS]	= "start_delay_ms",
+	[LTT_KNOB_STOP_DELAY_MS]	= "stop_delay_ms",
+	[LTT_KNOB_LOG_DELAY_US]		= "log_delay_us",
+	[LTT_KNOB_RECURSE_TRAP]		= "recurse_trap",
+};
 
 static void ltt_selftest_hi_tasklet_fn(struct tasklet_struct *t)
 {
@@ -52,11 +56,11 @@ static const struct file_operations ltt_selftest_hi_fops = {
 
 /**
  * ltt_selftest_sleep - sleep for a knob's milliseconds, if set
- * @ms: the knob
+ * @knob: the knob
  */
-void ltt_selftest_sleep(const u32 *ms)
+void ltt_selftest_sleep(enum ltt_knob knob)
 {
-	u32 t = READ_ONCE(*ms);
+	u32 t = READ_ONCE(ltt_knobs[knob]);
 
 	if (t)
 		msleep(t);
@@ -64,11 +68,11 @@ void ltt_selftest_sleep(const u32 *ms)
 
 /**
  * ltt_selftest_spin - busy-wait for a knob's microseconds, if set
- * @us: the knob; at most a millisecond is spun
+ * @knob: the knob; at most a millisecond is spun
  */
-void ltt_selftest_spin(const u32 *us)
+void ltt_selftest_spin(enum ltt_knob knob)
 {
-	u32 t = READ_ONCE(*us);
+	u32 t = READ_ONCE(ltt_knobs[knob]);
 
 	if (t)
 		udelay(min(t, 1000U));
@@ -77,19 +81,14 @@ void ltt_selftest_spin(const u32 *us)
 static int __init ltt_selftest_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("ltt", NULL);
+	unsigned int i;
 
 	debugfs_create_file("hi_tasklet", 0200, dir, NULL,
 			    &ltt_selftest_hi_fops);
-	debugfs_create_u32("start_delay_ms", 0600, dir,
-			   &ltt_selftest_start_delay_ms);
-	debugfs_create_u32("stop_delay_ms", 0600, dir,
-			   &ltt_selftest_stop_delay_ms);
-	debugfs_create_u32("log_delay_us", 0600, dir,
-			   &ltt_selftest_log_delay_us);
+	for (i = 0; i < LTT_NR_KNOBS; i++)
+		debugfs_create_u32(ltt_knob_names[i], 0600, dir, &ltt_knobs[i]);
 	debugfs_create_ulong("clock_back_ns", 0600, dir,
 			     &ltt_selftest_clock_back_ns);
-	debugfs_create_u32("recurse_trap", 0600, dir,
-			   &ltt_selftest_recurse_trap);
 	return 0;
 }
 late_initcall(ltt_selftest_init);

@@ -319,7 +319,7 @@ void ltt_write_custom(unsigned int id, bool user, const void *data,
 	buf = ltt_session_buf(s, id, 0);
 	if (!buf)
 		return;
-	ltt_selftest_delay(spin, log_delay_us);
+	ltt_selftest_spin(LTT_KNOB_LOG_DELAY_US);
 	ltt_buf_write(buf, id, data, size, NULL, 0);
 }
 
@@ -406,7 +406,7 @@ static void __ltt_session_stop(struct ltt_session *s)
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (s->bufs[cpu])
 			ltt_buf_stop(s->bufs[cpu]);
-	ltt_selftest_delay(sleep, stop_delay_ms);
+	ltt_selftest_sleep(LTT_KNOB_STOP_DELAY_MS);
 	/* The packets are closed before lb_poll() can see STOPPED. */
 	smp_store_release(&s->state, LTT_SESSION_STOPPED);
 	/* And a poller woken now sees it: no wakeup is lost. */
@@ -466,7 +466,7 @@ int ltt_session_start(struct ltt_session *s)
 {
 	int ret;
 
-	ltt_selftest_delay(sleep, start_delay_ms);
+	ltt_selftest_sleep(LTT_KNOB_START_DELAY_MS);
 	scoped_guard(mutex, &ltt_record_lock) {
 		guard(mutex)(&s->lock);
 		ret = __ltt_session_start(s);

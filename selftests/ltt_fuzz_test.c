@@ -1782,7 +1782,12 @@ static int fz_run(struct fz *z, __u64 seed, unsigned long count,
 	z->page = sysconf(_SC_PAGESIZE);
 	z->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	z->anchor = -1;
-	z->unmapped = ltt_unmapped_page();
+	/*
+	 * A page of no access, kept mapped: a page merely unmapped would
+	 * be handed to the fuzzer's own next mmap().
+	 */
+	z->unmapped = mmap(NULL, z->page, PROT_NONE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	i = ltt_read_cpulist("/sys/devices/system/cpu/possible", &possible);
 	z->nr_cpu_ids = (int)i > 0 ? i : 1;
 	if (z->page != 4096) {
