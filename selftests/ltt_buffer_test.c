@@ -6,6 +6,8 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "ltt_util.h"
@@ -202,25 +204,27 @@ TEST_F(overwrite, snapshot_keeps_the_newest_events)
 
 /*
  * A flight recorder keeps what its buffers hold, however long ago: a
- * quiet spell of many flush periods does not push old events out with
- * empty packets.  (The flush timer used to close a packet every period
- * in overwrite mode too, so that two sub-buffers kept two periods.)
+ * quiet spell of many flush periods, each with an event or two of
+ * another process, does not push old events out with small packets.
+ * (The flush timer used to close a packet every period in overwrite mode
+ * too, so that the ring kept as many periods as it has sub-buffers.)
  */
 TEST(flight_recorder_keeps_events_across_quiet_flush_periods)
 {
 	static const struct ltt_create quick = {
 		.subbuf_size = LTT_SUBBUF_MIN,
-		.n_subbufs = 2,
+		.n_subbufs = 4,
 		.mode = LTT_MODE_OVERWRITE,
 		.flush_ms = 10,
 	};
+	const char *const syscalls[] = { "syscall_entry", "syscall_exit", NULL };
 	enum { M = 20 };
 	struct ltt_session s;
 	struct ltt_reader *r;
-	pid_t me = getpid();
 	__s64 m[M];
+	pid_t ticker;
 	long n;
-	int cpu, fd;
+	int cpu, fd, status;
 
 	if (!ltt_setup(_metadata, &s, &quick, true))
 		return;
@@ -228,13 +232,22 @@ TEST(flight_recorder_keeps_events_across_quiet_flush_periods)
 	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
 	fd = memfd_create("ltt_buffer_test", 0);
 	ASSERT_LE(0, fd) TH_LOG("memfd: %s", strerror(errno));
-	ASSERT_EQ(0, ltt_set_pids(s.fd, &me, 1));
+	ASSERT_EQ(0, ltt_set_events(&s, syscalls)) TH_LOG("%s", ltt_err);
+	/* A process on this CPU that makes a call every 5 ms. */
+	ticker = fork();
+	ASSERT_LE(0, ticker);
+	if (!ticker) {
+		for (;;)
+			usleep(5000);
+	}
 	ltt_start_or_fail(_metadata, s.fd);
 	make_markers(fd, 0, M / 2);
-	/* Thirty flush periods of nothing. */
+	/* Thirty flush periods with little in them. */
 	usleep(300 * 1000);
 	make_markers(fd, M / 2, M);
 	ASSERT_EQ(0, ltt_snapshot(s.fd)) TH_LOG("%s", strerror(errno));
+	kill(ticker, SIGKILL);
+	waitpid(ticker, &status, 0);
 	n = read_markers(&s, cpu, m, M);
 	ASSERT_EQ(M, n) TH_LOG("%ld of %d markers in the snapshot: %s", n, M,
 			       ltt_err);
