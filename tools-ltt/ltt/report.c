@@ -273,6 +273,8 @@ int cmd_report(int argc, char **argv)
 		if (!r.event_mask ||
 		    ltt_parse_events(reg, events, r.event_mask, reg->n_events)) {
 			warnx_cmd(p.cmd, "--event: %s", ltt_error());
+			free(r.event_mask);
+			free(r.fd_field);
 			ltt_trace_close(t);
 			return 2;
 		}

@@ -3,11 +3,16 @@
 #
 # The ltt command line on the fixtures: report's filters, stats' tables,
 # exit statuses and messages.  Run by `make test` (before the cmocka
-# binary, whose summary closes the output).
+# binary, whose summary closes the output) on ltt built with ASan and
+# UBSan.
 #
 #   tests/cli.sh [PATH_TO_LTT]
 
 set -uo pipefail
+
+# ltt built with ASan + UBSan: a report from them is a status no test expects
+export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=86:print_stacktrace=1}
 
 ltt=${1:-$(dirname "$0")/../build/ltt}
 lttd=$(dirname "$ltt")/lttd
