@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "checked.h"
 #include "internal.h"
 
 /* ------------------------------------------------------------------ */
@@ -589,6 +590,7 @@ static int tsdl_event(struct tsdl *t, struct ltt_metadata *md)
 static int tsdl_clock(struct tsdl *t, struct ltt_metadata *md)
 {
 	int64_t secs = 0, cycles = 0;
+	unsigned int line = t->line;
 
 	if (tsdl_next(t) || tsdl_expect(t, "{"))
 		return -1;
@@ -597,6 +599,8 @@ static int tsdl_clock(struct tsdl *t, struct ltt_metadata *md)
 
 		if (t->kind == TOK_END)
 			return tsdl_fail(t, "unterminated clock");
+		if (is_s)
+			line = t->line;
 		if (is_s || is_c) {
 			if (tsdl_next(t) || tsdl_expect(t, "="))
 				return -1;
@@ -607,7 +611,10 @@ static int tsdl_clock(struct tsdl *t, struct ltt_metadata *md)
 		if (tsdl_skip_statement(t))
 			return -1;
 	}
-	md->clock_offset = secs * 1000000000 + cycles;
+	if (!ltt_secs_to_ns(secs, cycles, &md->clock_offset))
+		return ltt_fail("%s: line %u: clock offset_s %lld and offset %lld: out of range (more than 292 years)",
+				t->file, line, (long long)secs,
+				(long long)cycles);
 	if (tsdl_next(t))
 		return -1;
 	return tsdl_expect(t, ";");

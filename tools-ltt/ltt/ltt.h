@@ -85,6 +85,9 @@ unsigned int print_trace_errors(const char *cmd, const struct ltt_trace *t);
 
 /* "HH:MM:SS.nnnnnnnnn" of wall-clock @ns (local time, or UTC). */
 void format_clock(char *buf, size_t len, int64_t ns, bool utc);
+/* The same of @secs seconds and @frac ns (0 to 999999999). */
+void format_clock_secs(char *buf, size_t len, int64_t secs, long frac,
+		       bool utc);
 /* "S.nnnnnnnnn" of a duration or relative time. */
 void format_rel(char *buf, size_t len, int64_t ns);
 /*

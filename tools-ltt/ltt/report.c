@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/checked.h"
 #include "ltt.h"
 #include "out.h"
 #include "syscalls.h"
@@ -157,7 +158,7 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 /* "HH:MM:SS.nnnnnnnnn", the seconds formatted once per second. */
 static void report_clock(struct report *r, uint64_t ts)
 {
-	int64_t real = (int64_t)ts + ltt_trace_clock_offset(r->trace);
+	int64_t real = ltt_wall_ns(ts, ltt_trace_clock_offset(r->trace));
 	int64_t secs = real / 1000000000, frac = real % 1000000000;
 
 	if (frac < 0) {
@@ -165,8 +166,8 @@ static void report_clock(struct report *r, uint64_t ts)
 		secs--;
 	}
 	if (secs != r->clock_secs || !r->clock_text[0]) {
-		format_clock(r->clock_text, sizeof(r->clock_text),
-			     secs * 1000000000, r->utc);
+		format_clock_secs(r->clock_text, sizeof(r->clock_text), secs,
+				  0, r->utc);
 		r->clock_text[9] = '\0';	/* keep "HH:MM:SS." */
 		r->clock_secs = secs;
 	}

@@ -165,5 +165,42 @@ check "damaged: status" 1 "$rc"
 check "damaged: message" 1 "$(grep -c "basic/channel0_0: offset [0-9]*: truncated" <<<"$out")"
 rm -rf "$tmp"
 
+# Hostile traces: what damage or an attacker can put in the files.
+tmp=$(mktemp -d)
+
+# far_future DIR OFFSET_S: basic's cpu1, its first packet only, at
+# 2^63 - 2^32 ns of trace time, with the clock offset_s OFFSET_S
+far_future() {
+	mkdir -p "$1"
+	sed "s/^\toffset_s = .*;/\toffset_s = $2;/" "$fx/basic/metadata" >"$1/metadata"
+	python3 - "$fx/basic/channel0_1" "$1/channel0_1" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+d = d[:struct.unpack_from('<Q', d, 32)[0] // 8]
+struct.pack_into('<QQ', d, 8, 0x7fffffff00000000, 0x7fffffffffffffff)
+open(sys.argv[2], 'wb').write(d)
+PY
+}
+far_future "$tmp/future" 1764460800
+out=$("$ltt" report --utc "$tmp/future" 2>&1); rc=$?
+check "far future: report status" 0 "$rc"
+# the wall clock saturates at the int64_t bound, 2262-04-11 23:47:16.854775807
+check "far future: report's clock" 52 "$(grep -c '^23:47:16.854775807 +0\.' <<<"$out")"
+out=$(TZ=UTC "$ltt" stats "$tmp/future" 2>&1); rc=$?
+check "far future: stats status" 0 "$rc"
+check "far future: stats' clock" 1 "$(grep -c '^Trace .*: 52 events from 23:47:16.854775807 ' <<<"$out")"
+printf 'function any_event(e)\n  if not seen then print(ltt.clock(e.ts)) end\n  seen = true\nend\n' >"$tmp/clock.lua"
+check "far future: watch's ltt.clock" "23:47:16.854775807" "$(watch "$tmp/clock.lua" "$tmp/future")"
+far_future "$tmp/negative" -9223372032
+check "far future: --to past the int64_t range" 52 \
+	"$(lines "$ltt" report --utc --to 00:00:05 "$tmp/negative")"
+far_future "$tmp/offset" 9223372037
+out=$("$ltt" report "$tmp/offset" 2>&1); rc=$?
+check "clock offset out of range: status" 1 "$rc"
+check "clock offset out of range: message" 1 \
+	"$(grep -c "^ltt report: $tmp/offset/metadata: line 46: clock offset_s 9223372037 and offset 0: out of range" <<<"$out")"
+
+rm -rf "$tmp"
+
 echo "cli.sh: $pass passed, $fail failed"
 [[ $fail == 0 ]]
