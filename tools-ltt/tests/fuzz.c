@@ -249,6 +249,31 @@ static void mutate_header(struct mutant *m, uint64_t *s)
 	memcpy(m->data + at, &v, fields[f].size);
 }
 
+/*
+ * Every packet's times moved by the same multiple of 2^25 ns: the
+ * compact records' low time bits stay right, the trace stays readable,
+ * up to its extended headers, and its times reach the edges.
+ */
+static void mutate_shift(struct mutant *m, uint64_t *s)
+{
+	size_t pkt[256];
+	unsigned int n = packet_offsets(m, pkt, 256), i;
+	uint64_t to = boundary_value(s, 0) & ~((1ULL << 25) - 1), first, d;
+
+	if (!n)
+		return;
+	memcpy(&first, m->data + pkt[0] + 8, 8);
+	d = to - (first & ~((1ULL << 25) - 1));
+	for (i = 0; i < n; i++) {
+		uint64_t t[2];
+
+		memcpy(t, m->data + pkt[i] + 8, 16);
+		t[0] += d;
+		t[1] += d;
+		memcpy(m->data + pkt[i] + 8, t, 16);
+	}
+}
+
 /* A record header word past a packet header: its id or time bits. */
 static void mutate_record(struct mutant *m, uint64_t *s)
 {
@@ -386,12 +411,23 @@ static void mutate_text(struct mutant *m, uint64_t *s)
 		";", "\"", "=", "\\", "_", "enum", "variant", "clock",
 		"trace", "byte_order = be;", "\"\"", "\"a\\0b\"",
 	};
+	unsigned int kind;
 	size_t at, i, start, end;
 
 	if (!m->size)
 		return;
 	at = rnd(s, m->size);
-	switch (rnd(s, 6)) {
+	kind = rnd(s, 6);
+	/* the clock's offset is one number of hundreds: aim at it */
+	if (!rnd(s, 6)) {
+		unsigned char *o = memmem(m->data, m->size, "offset", 6);
+
+		if (o) {
+			at = o - m->data + rnd(s, 40);
+			kind = 0;
+		}
+	}
+	switch (kind) {
 	case 0:				/* a number replaced */
 		for (i = at; i < m->size && !(m->data[i] >= '0' && m->data[i] <= '9'); i++)
 			;
@@ -506,8 +542,10 @@ static void make_case(const struct fuzz *fz, uint64_t n, const char *dir,
 
 		if (text)
 			kind < 6 ? mutate_text(&m, &s) : mutate_bytes(&m, &s, target);
-		else if (kind < 3)
+		else if (kind < 2)
 			mutate_header(&m, &s);
+		else if (kind < 3)
+			mutate_shift(&m, &s);
 		else if (kind < 5)
 			mutate_record(&m, &s);
 		else if (kind < 6)
