@@ -200,6 +200,20 @@ check "clock offset out of range: status" 1 "$rc"
 check "clock offset out of range: message" 1 \
 	"$(grep -c "^ltt report: $tmp/offset/metadata: line 46: clock offset_s 9223372037 and offset 0: out of range" <<<"$out")"
 
+# a FIFO named like a stream: refused, not waited on
+cp -r "$fx/basic" "$tmp/fifo"
+mkfifo "$tmp/fifo/channel0_9"
+out=$(timeout 20 "$ltt" report "$tmp/fifo" 2>&1 >"$tmp/fifo.out"); rc=$?
+check "FIFO: status" 1 "$rc"
+check "FIFO: message" 1 "$(grep -c "^ltt report: $tmp/fifo/channel0_9: offset 0: a FIFO, not a regular file: not read" <<<"$out")"
+check "FIFO: the streams are read" 517 "$(wc -l <"$tmp/fifo.out")"
+rm "$tmp/fifo/channel0_9"
+mkfifo "$tmp/fifo/metadata.new"
+mv "$tmp/fifo/metadata.new" "$tmp/fifo/metadata"
+out=$(timeout 20 "$ltt" stats "$tmp/fifo" 2>&1); rc=$?
+check "FIFO metadata: status" 1 "$rc"
+check "FIFO metadata: message" "ltt stats: $tmp/fifo/metadata: a FIFO, not a regular file: not read" "$out"
+
 rm -rf "$tmp"
 
 echo "cli.sh: $pass passed, $fail failed"

@@ -84,7 +84,8 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(damaged_unknown_event_id),			\
 	cmocka_unit_test(damaged_event_count),				\
 	cmocka_unit_test(damaged_every_truncation),			\
-	cmocka_unit_test(damaged_random_byte_flips)
+	cmocka_unit_test(damaged_random_byte_flips),			\
+	cmocka_unit_test(damaged_files_that_are_not_regular)
 
 #define TESTS_STATS							\
 	cmocka_unit_test(stats_counts_events_by_type),			\
@@ -154,6 +155,7 @@ DECLARE(damaged_unknown_event_id);
 DECLARE(damaged_event_count);
 DECLARE(damaged_every_truncation);
 DECLARE(damaged_random_byte_flips);
+DECLARE(damaged_files_that_are_not_regular);
 DECLARE(stats_counts_events_by_type);
 DECLARE(stats_syscalls_by_name);
 DECLARE(stats_syscalls_by_process);
