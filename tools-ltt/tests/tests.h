@@ -73,7 +73,8 @@ void remove_copy(const char *dir);
 #define TESTS_METADATA							\
 	cmocka_unit_test(metadata_round_trip),				\
 	cmocka_unit_test(metadata_negative_clock_offset),		\
-	cmocka_unit_test(metadata_rejects_damage)
+	cmocka_unit_test(metadata_rejects_damage),			\
+	cmocka_unit_test(metadata_rejects_bad_names)
 
 #define TESTS_DAMAGED							\
 	cmocka_unit_test(damaged_truncated_mid_packet),			\
@@ -146,6 +147,7 @@ DECLARE(reader_files_of_threads_and_state_dump);
 DECLARE(metadata_round_trip);
 DECLARE(metadata_negative_clock_offset);
 DECLARE(metadata_rejects_damage);
+DECLARE(metadata_rejects_bad_names);
 DECLARE(damaged_truncated_mid_packet);
 DECLARE(damaged_truncated_in_header);
 DECLARE(damaged_bad_magic);
