@@ -78,6 +78,12 @@ unsigned int opt_pids(const struct opt_parser *p, const char *s,
 void warnx_cmd(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Flush stdout: -1 with "CMD: standard output: why" when what was
+ * printed could not all be written (said once).
+ */
+int check_stdout(const char *cmd);
+
 /* Open a trace or exit 1 with the library's message. */
 struct ltt_trace *open_trace_or_die(const char *cmd, const char *dir);
 /* Print the trace's errors on stderr; returns their number. */

@@ -288,7 +288,8 @@ int cmd_report(int argc, char **argv)
 	r.out->fd = STDOUT_FILENO;
 	r.out->len = 0;
 	r.out->failed = false;
-	while (ltt_trace_next(t, &it) > 0) {
+	/* output that cannot be written ends the report */
+	while (!r.out->failed && ltt_trace_next(t, &it) > 0) {
 		if (!r.started)
 			report_start(&r, it, &p);
 		if (report_wanted(&r, it))
@@ -296,6 +297,11 @@ int cmd_report(int argc, char **argv)
 	}
 	out_flush(r.out);
 	errors = print_trace_errors(p.cmd, t);
+	if (r.out->failed) {
+		warnx_cmd(p.cmd, "standard output: %s: the report is incomplete",
+			  strerror(r.out->error));
+		errors++;
+	}
 	free(r.out);
 	free(r.fd_field);
 	free(r.event_mask);

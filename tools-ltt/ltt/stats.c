@@ -198,7 +198,7 @@ int cmd_stats(int argc, char **argv)
 		"each system call of that task took.",
 		stats_opts);
 	const struct ltt_item *it;
-	unsigned int top = 20, errors;
+	unsigned int top = 20, errors = 0;
 	struct ltt_trace *t;
 	struct stats *st;
 	int32_t pid = -1;
@@ -231,8 +231,9 @@ int cmd_stats(int argc, char **argv)
 	if (pid >= 0)
 		print_times(st, t);
 	print_lost(st);
-	fflush(stdout);
-	errors = print_trace_errors(p.cmd, t);
+	if (check_stdout(p.cmd))
+		errors = 1;
+	errors += print_trace_errors(p.cmd, t);
 	stats_free(st);
 	free(st);
 	ltt_trace_close(t);

@@ -2,6 +2,7 @@
 /*
  * Helpers of the ltt subcommands: messages, opening traces, time.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,24 @@ void warnx_cmd(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int check_stdout(const char *cmd)
+{
+	static bool told;
+	int err;
+
+	if (told)
+		return -1;
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	/* a write that failed earlier (Lua flushes each print) left no errno */
+	err = errno;
+	warnx_cmd(cmd, "standard output: %s: the output is incomplete",
+		  err ? strerror(err) : "a write failed");
+	told = true;
+	return -1;
 }
 
 struct ltt_trace *open_trace_or_die(const char *cmd, const char *dir)

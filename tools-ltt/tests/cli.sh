@@ -214,6 +214,20 @@ out=$(timeout 20 "$ltt" stats "$tmp/fifo" 2>&1); rc=$?
 check "FIFO metadata: status" 1 "$rc"
 check "FIFO metadata: message" "ltt stats: $tmp/fifo/metadata: a FIFO, not a regular file: not read" "$out"
 
+# output that cannot be written is a failure, said: stdout open read-only
+# (EBADF), and /dev/full (ENOSPC) where there is one
+sinks=("1</dev/null")
+[[ -c /dev/full ]] && sinks+=(">/dev/full")
+for sink in "${sinks[@]}"; do
+	for cmd in "report $fx/basic" "stats $fx/basic" "watch $scripts/allcounts.lua $fx/basic" \
+		"report --help" "--help"; do
+		out=$(eval "\"\$ltt\" $cmd $sink" 2>&1); rc=$?
+		check "write error ($sink): ltt $cmd: status" 1 "$rc"
+		check "write error ($sink): ltt $cmd: message" 1 \
+			"$(grep -cE '^ltt( [a-z]+)?: standard output: .*: the (report|output) is incomplete$' <<<"$out")"
+	done
+done
+
 rm -rf "$tmp"
 
 echo "cli.sh: $pass passed, $fail failed"
