@@ -61,7 +61,7 @@ struct name_entry {
 	uint64_t key;
 	bool used;
 	int32_t value;			/* tgid */
-	char name[128];			/* comm or path; "" when closed */
+	char name[LTT_STRING_MAX];	/* comm or path; "" when closed */
 };
 
 struct name_table {

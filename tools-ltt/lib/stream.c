@@ -330,11 +330,16 @@ static int stream_decode(struct stream *s)
 			room = LTT_STRING_MAX;
 		nul = memchr(str, '\0', room);
 		if (!nul) {
-			if (s->truncated && room < LTT_STRING_MAX)
+			if (room == LTT_STRING_MAX)
+				stream_fail(s, s->pos, "%s: a string longer than %u characters (LTT_STRING_MAX: %u bytes with the NUL)",
+					    d->name, LTT_STRING_MAX - 1,
+					    LTT_STRING_MAX);
+			else if (s->truncated)
 				stream_fail_short(s, d->name, avail + 1);
 			else
-				stream_fail(s, s->pos, "%s: string not terminated within %llu bytes",
-					    d->name, (unsigned long long)room);
+				stream_fail(s, s->pos, "%s: its string has no NUL before the packet's content end %llu",
+					    d->name,
+					    (unsigned long long)s->content_end);
 			return -1;
 		}
 		slen = nul - str + 1;

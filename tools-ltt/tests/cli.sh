@@ -165,6 +165,13 @@ check "damaged: status" 1 "$rc"
 check "damaged: message" 1 "$(grep -c "basic/channel0_0: offset [0-9]*: truncated" <<<"$out")"
 rm -rf "$tmp"
 
+# strings of the kernel's longest (255 characters): whole in values and notes
+out=$("$ltt" report "$fx/strings")
+path=$(sed -n 's/.* process_exec: pid=400 filename="\(.*\)"$/\1/p' <<<"$out")
+check "long strings: the path" 255 "${#path}"
+check "long strings: the fd's file" 1 "$(grep -cF "fs_close: fd=5($path)" <<<"$out")"
+check "long strings: the text" 1 "$(grep -c ' note: text="say .\{300,\}"$' <<<"$out")"
+
 # Hostile traces: what damage or an attacker can put in the files.
 tmp=$(mktemp -d)
 

@@ -377,3 +377,48 @@ void damaged_files_that_are_not_regular(void **state)
 		fail_msg("error \"%s\"", ltt_error());
 	remove_copy(dir);
 }
+
+/*
+ * A string with no NUL in LTT_STRING_MAX bytes is longer than the kernel
+ * writes: an error naming the file, the record's offset and the limit.
+ */
+void damaged_string_past_the_limit(void **state)
+{
+	const char *dir = copy_fixture("strings");
+	char text[LTT_STRING_MAX], path[512], want[128];
+	unsigned char *data, *at;
+	struct seen_list l;
+	size_t size, rec;
+	FILE *f;
+
+	(void)state;
+	fx_long_text(text);
+	snprintf(path, sizeof(path), "%s/" STREAM, dir);
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	data = malloc(size);
+	assert_int_equal(fread(data, 1, size, f), size);
+	at = memmem(data, size, text, sizeof(text));	/* with its NUL */
+	assert_non_null(at);
+	/* the record: a compact header before the string (note has no other field) */
+	rec = at - data - LTT_HDR_COMPACT_SIZE;
+	at[LTT_STRING_MAX - 1] = 'x';
+	rewind(f);
+	assert_int_equal(fwrite(data, 1, size, f), size);
+	fclose(f);
+	free(data);
+
+	read_all(dir, &l);
+	/* process_exec, fs_open, fs_write before it */
+	assert_int_equal(count_events(&l, NULL, 0), 3);
+	snprintf(want, sizeof(want), "/" STREAM ": offset %zu: note: ", rec);
+	assert_int_equal(l.n_errors, 1);
+	if (!strstr(l.error, want) ||
+	    !strstr(l.error, "a string longer than 255 characters (LTT_STRING_MAX: 256 bytes with the NUL)"))
+		fail_msg("error \"%s\"", l.error);
+	seen_free(&l);
+	remove_copy(dir);
+}
