@@ -9,7 +9,8 @@
  * file or the TSDL metadata: bit flips, bytes set, truncation, chunks
  * inserted, duplicated or removed, boundary integers in packet and
  * record headers, numbers and lines of the metadata changed) and runs
- * `LTT report`, `LTT stats` and `LTT watch SCRIPT` on the result.  LTT is
+ * `LTT report`, `LTT stats --pid 101` and `LTT watch SCRIPT` (with
+ * --follow in every other case of a damaged stream) on the result.  LTT is
  * ltt built with ASan and UBSan.  Each run must end, within the time
  * limit, with status 0, or 1 with a message on stderr naming the trace
  * directory; no sanitizer report, no signal; report, stats and watch
@@ -513,8 +514,11 @@ static void clear_dir(const char *dir)
 	closedir(d);
 }
 
-/* Make case @n's trace in @dir; *@what says what was done. */
-static void make_case(const struct fuzz *fz, uint64_t n, const char *dir,
+/*
+ * Make case @n's trace in @dir; *@what says what was done.  Returns
+ * true when the metadata was damaged.
+ */
+static bool make_case(const struct fuzz *fz, uint64_t n, const char *dir,
 		      char *what, size_t len)
 {
 	uint64_t s = fz->seed * 0x100000001b3ULL ^ (n + 1) * 0x9e3779b97f4a7c15ULL;
@@ -565,6 +569,7 @@ static void make_case(const struct fuzz *fz, uint64_t n, const char *dir,
 	snprintf(what, len, "%s/%s, %u mutations", fx->dir, target->name,
 		 steps);
 	free(m.data);
+	return text;
 }
 
 static void start_run(const struct fuzz *fz, struct run *r, const char *dir,
@@ -655,7 +660,16 @@ static bool run_case(const struct fuzz *fz, uint64_t n, const char *dir)
 	unsigned int i;
 	bool ok = true;
 
-	make_case(fz, n, dir, what, sizeof(what));
+	/*
+	 * Every other case, watch follows the trace, as lttd writes it;
+	 * not a damaged metadata, which it reads again for 2 s (it may be
+	 * half written).
+	 */
+	if (!make_case(fz, n, dir, what, sizeof(what)) && n % 2) {
+		runs[2].what = "watch --follow";
+		memmove(runs[2].argv + 3, runs[2].argv + 2, 3 * sizeof(char *));
+		runs[2].argv[2] = "--follow";
+	}
 	for (i = 0; i < FUZZ_RUNS; i++) {
 		snprintf(errfile[i], sizeof(errfile[i]), "%s.err%u", dir, i);
 		start_run(fz, &runs[i], dir, errfile[i]);
