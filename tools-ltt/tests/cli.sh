@@ -101,6 +101,23 @@ check "lttd help" 1 "$("$lttd" --help | grep -c '^usage: lttd')"
 "$ltt" record --bogus >/dev/null 2>&1
 check "record bad option: status" 2 "$?"
 
+# lttd on a fake LTT kernel (tests/fake-kernel.c) whose START fails:
+# one message, status 1, the command not run, no trace left behind
+fake=$(dirname "$ltt")/fake-kernel.so
+tmp=$(mktemp -d)
+out=$(LD_PRELOAD=$fake FAKE_LTT_START=EBUSY timeout 20 "$lttd" -o "$tmp/busy" -- sh -c 'echo ran' 2>&1); rc=$?
+check "lttd START fails: status" 1 "$rc"
+check "lttd START fails: one message" "lttd: LTT_CMD_START: another session is recording (EBUSY): one records at a time" "$out"
+check "lttd START fails: no trace left" 0 "$(ls -d "$tmp/busy" 2>/dev/null | wc -l)"
+mkdir "$tmp/mine"
+LD_PRELOAD=$fake FAKE_LTT_START=1 timeout 20 "$lttd" -q -o "$tmp/mine" >/dev/null 2>&1
+check "lttd START fails (EPERM): status" 1 "$?"
+check "lttd START fails: the user's directory stays, empty" "" "$(ls -A "$tmp/mine")"
+out=$(LD_PRELOAD=$fake timeout 20 "$lttd" -q -o "$tmp/ok" -- true 2>&1); rc=$?
+check "lttd on the fake kernel: status" 0 "$rc"
+check "lttd on the fake kernel: the trace" "metadata" "$(ls "$tmp/ok")"
+rm -rf "$tmp"
+
 # ltt watch: the shipped scripts name the fixture's culprits
 scripts=$(dirname "$0")/../scripts
 watch() { TZ=UTC "$ltt" watch "$@" 2>&1; }
