@@ -697,9 +697,12 @@ static bool run_case(const struct fuzz *fz, uint64_t n, const char *dir)
 	}
 	if (fz->verbose)
 		for (i = 0; i < FUZZ_RUNS; i++)
-			fprintf(stderr, "case %llu %s: status %d: %.300s",
+			fprintf(stderr, "case %llu %s: %s %d: %.300s",
 				(unsigned long long)n, runs[i].what,
-				runs[i].status, runs[i].err);
+				WIFEXITED(runs[i].status) ? "status" : "signal",
+				WIFEXITED(runs[i].status) ?
+				WEXITSTATUS(runs[i].status) :
+				WTERMSIG(runs[i].status), runs[i].err);
 	if (!ok)
 		keep_case(fz, n, dir);
 	for (i = 0; i < FUZZ_RUNS; i++)
