@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "checked.h"
 #include "internal.h"
 
 /* ------------------------------------------------------------------ */
@@ -293,6 +294,12 @@ static int tsdl_next(struct tsdl *t)
 		t->text[0] = '\0';
 		return 0;
 	}
+	/* TSDL is text: a NUL would cut a name short where it is copied */
+	if (!*s) {
+		t->kind = TOK_PUNCT;
+		snprintf(t->text, sizeof(t->text), "\\0");
+		return tsdl_fail(t, "a NUL byte in the metadata");
+	}
 	if (isalpha((unsigned char)*s) || *s == '_') {
 		while (t->p < t->end &&
 		       (isalnum((unsigned char)*t->p) || *t->p == '_'))
@@ -316,8 +323,12 @@ static int tsdl_next(struct tsdl *t)
 		return 0;
 	} else if (*s == '"') {
 		t->p++;
-		while (t->p < t->end && *t->p != '"' && *t->p != '\n')
+		while (t->p < t->end && *t->p != '"' && *t->p != '\n' && *t->p)
 			t->p += (*t->p == '\\' && t->end - t->p > 1) ? 2 : 1;
+		if (t->p < t->end && !*t->p) {
+			tsdl_set_text(t, s, t->p);
+			return tsdl_fail(t, "a NUL byte in a string");
+		}
 		if (t->p >= t->end || *t->p != '"')
 			return tsdl_fail(t, "unterminated string");
 		tsdl_set_text(t, s + 1, t->p);
@@ -460,6 +471,22 @@ static const struct tsdl_alias *tsdl_find_alias(const struct tsdl *t,
 	return NULL;
 }
 
+/*
+ * Event and field names are C identifiers that fit LTT_NAME_MAX (the
+ * kernel's rule): nothing is cut, nothing to escape when printed.
+ */
+static bool tsdl_is_name(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len >= LTT_NAME_MAX || isdigit((unsigned char)s[0]))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
 /* One member of an event's fields: "TYPE name;". */
 static int tsdl_field(struct tsdl *t, struct ltt_event_desc *d)
 {
@@ -467,6 +494,7 @@ static int tsdl_field(struct tsdl *t, struct ltt_event_desc *d)
 	struct tsdl_alias inl;
 	const struct tsdl_alias *a = NULL;
 	bool string = false;
+	const char *name;
 
 	if (d->has_string)
 		return tsdl_fail(t, "a field after the string field");
@@ -494,11 +522,15 @@ static int tsdl_field(struct tsdl *t, struct ltt_event_desc *d)
 		return tsdl_fail(t, "only byte-aligned 8/16/32/64-bit integer fields are supported");
 	if (t->kind != TOK_IDENT)
 		return tsdl_fail(t, "expected a field name");
+	/* The writer prefixes '_'; CTF readers strip one. */
+	name = t->text[0] == '_' ? t->text + 1 : t->text;
+	if (!tsdl_is_name(name, strlen(name)))
+		return tsdl_fail(t, "bad field name: not an identifier of at most 31 characters");
+	if (ltt_event_field_index(d, name) >= 0)
+		return tsdl_fail(t, "a field named twice");
 
 	f = &d->fields[d->n_fields++];
-	/* The writer prefixes '_'; CTF readers strip one. */
-	tsdl_copy(f->name, sizeof(f->name),
-		  t->text[0] == '_' ? t->text + 1 : t->text);
+	tsdl_copy(f->name, sizeof(f->name), name);
 	f->offset = d->payload_size;
 	if (string) {
 		f->type = LTT_TYPE_STRING;
@@ -558,9 +590,9 @@ static int tsdl_event(struct tsdl *t, struct ltt_metadata *md)
 		if (!strcmp(key, "model") && t->kind == TOK_STRING)
 			d.custom = !strcmp(t->text, LTT_CUSTOM_URI);
 		if (!strcmp(key, "name")) {
-			if (t->kind != TOK_STRING || !t->text[0] ||
-			    strlen(t->text) >= sizeof(d.name))
-				return tsdl_fail(t, "bad event name");
+			if (t->kind != TOK_STRING ||
+			    !tsdl_is_name(t->text, strlen(t->text)))
+				return tsdl_fail(t, "bad event name: not an identifier of at most 31 characters");
 			memcpy(d.name, t->text, strlen(t->text) + 1);
 		} else if (!strcmp(key, "id")) {
 			if (t->kind != TOK_NUMBER || t->num < 0 ||
@@ -589,6 +621,7 @@ static int tsdl_event(struct tsdl *t, struct ltt_metadata *md)
 static int tsdl_clock(struct tsdl *t, struct ltt_metadata *md)
 {
 	int64_t secs = 0, cycles = 0;
+	unsigned int line = t->line;
 
 	if (tsdl_next(t) || tsdl_expect(t, "{"))
 		return -1;
@@ -597,6 +630,8 @@ static int tsdl_clock(struct tsdl *t, struct ltt_metadata *md)
 
 		if (t->kind == TOK_END)
 			return tsdl_fail(t, "unterminated clock");
+		if (is_s)
+			line = t->line;
 		if (is_s || is_c) {
 			if (tsdl_next(t) || tsdl_expect(t, "="))
 				return -1;
@@ -607,7 +642,10 @@ static int tsdl_clock(struct tsdl *t, struct ltt_metadata *md)
 		if (tsdl_skip_statement(t))
 			return -1;
 	}
-	md->clock_offset = secs * 1000000000 + cycles;
+	if (!ltt_secs_to_ns(secs, cycles, &md->clock_offset))
+		return ltt_fail("%s: line %u: clock offset_s %lld and offset %lld: out of range (more than 292 years)",
+				t->file, line, (long long)secs,
+				(long long)cycles);
 	if (tsdl_next(t))
 		return -1;
 	return tsdl_expect(t, ";");

@@ -61,7 +61,7 @@ struct name_entry {
 	uint64_t key;
 	bool used;
 	int32_t value;			/* tgid */
-	char name[128];			/* comm or path; "" when closed */
+	char name[LTT_STRING_MAX];	/* comm or path; "" when closed */
 };
 
 struct name_table {
@@ -98,8 +98,9 @@ struct ltt_trace {
 };
 
 /* stream.c */
-int stream_open(struct ltt_trace *t, struct stream *s, const char *path,
-		const char *file);
+/* Map the file; one that cannot be read is done, with an error. */
+void stream_open(struct ltt_trace *t, struct stream *s, const char *path,
+		 const char *file);
 void stream_close(struct stream *s);
 /*
  * Decode the next item into s->item, or set s->done; following a trace,
@@ -115,6 +116,12 @@ uint64_t stream_horizon(const struct stream *s);
 /* trace.c */
 void trace_add_error(struct ltt_trace *t, const char *fmt, ...)
 	__printf(2, 3);
+/*
+ * Open a file of the trace to read, *@st its identity: a regular file,
+ * or -1 with ltt_error() saying why, without the path (a FIFO or a
+ * device is not waited on, but refused).
+ */
+int trace_open_file(const char *path, struct stat *st);
 
 /* names.c */
 int names_init(struct ltt_trace *t);

@@ -42,6 +42,9 @@ struct ltt_recorder {
 	int epoll_fd;
 	bool overwrite;
 	bool recording;
+	bool started;			/* START succeeded once */
+	bool made_dir;			/* the directory is ours */
+	bool wrote_metadata;
 	unsigned int n_cpus;
 	struct rec_cpu *cpus;
 	struct ltt_cpu_status *status;
@@ -51,8 +54,11 @@ struct ltt_recorder {
 	bool has_offset;
 };
 
-/* mkdir -p for the trace directory; refuse one that holds a trace. */
-static int rec_make_dir(const char *dir)
+/*
+ * mkdir -p for the trace directory; refuse one that holds a trace.
+ * *@made: the directory itself was made here.
+ */
+static int rec_make_dir(const char *dir, bool *made)
 {
 	char *copy = strdup(dir), *p;
 	struct stat st;
@@ -72,7 +78,8 @@ static int rec_make_dir(const char *dir)
 		*p = '/';
 	}
 	free(copy);
-	if (mkdir(dir, 0755) && errno != EEXIST)
+	*made = !mkdir(dir, 0755);
+	if (!*made && errno != EEXIST)
 		return ltt_fail_errno("mkdir %s", dir);
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	if (!stat(path, &st))
@@ -179,6 +186,7 @@ static int rec_write_metadata(struct ltt_recorder *rec)
 		ltt_registry_free(&reg);
 		return ltt_fail_errno("%s/metadata.new", rec->dir);
 	}
+	rec->wrote_metadata = true;
 	ret = ltt_metadata_write(fd, &reg, rec->clock_offset);
 	if (!ret && fsync(fd))
 		ret = ltt_fail_errno("%s/metadata.new: fsync", rec->dir);
@@ -264,7 +272,7 @@ struct ltt_recorder *ltt_recorder_create(const struct ltt_record_opts *opts)
 			goto fail;
 	if (!rec->dir)
 		return rec;		/* discarding: no trace to write */
-	if (rec_make_dir(rec->dir))
+	if (rec_make_dir(rec->dir, &rec->made_dir))
 		goto fail;
 	rec->dir_fd = open(rec->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rec->dir_fd < 0) {
@@ -282,9 +290,12 @@ fail:
 
 int ltt_recorder_start(struct ltt_recorder *rec)
 {
-	if (ltt_session_start(rec->session_fd))
+	if (ltt_session_start(rec->session_fd)) {
+		if (errno == EBUSY)
+			return ltt_fail("LTT_CMD_START: another session is recording (EBUSY): one records at a time");
 		return -1;
-	rec->recording = true;
+	}
+	rec->recording = rec->started = true;
 	return 0;
 }
 
@@ -423,6 +434,9 @@ int ltt_recorder_snapshot(struct ltt_recorder *rec)
 
 int ltt_recorder_stop(struct ltt_recorder *rec)
 {
+	/* never started: no packet, and no end of the buffers to wait for */
+	if (!rec->started)
+		return 0;
 	if (rec->recording) {
 		if (ltt_session_stop(rec->session_fd))
 			return -1;
@@ -453,12 +467,30 @@ bool ltt_recorder_overwrite(const struct ltt_recorder *rec)
 	return rec->overwrite;
 }
 
+/*
+ * A recorder that never recorded (START failed, or was never asked)
+ * leaves no trace behind: its metadata goes, and its directory if it
+ * made it, so that the same command can run again.
+ */
+static void rec_remove_trace(struct ltt_recorder *rec)
+{
+	if (rec->started || rec->dir_fd < 0)
+		return;
+	if (rec->wrote_metadata) {
+		unlinkat(rec->dir_fd, "metadata.new", 0);
+		unlinkat(rec->dir_fd, "metadata", 0);
+	}
+	if (rec->made_dir)
+		rmdir(rec->dir);
+}
+
 void ltt_recorder_destroy(struct ltt_recorder *rec)
 {
 	unsigned int i;
 
 	if (!rec)
 		return;
+	rec_remove_trace(rec);
 	for (i = 0; rec->cpus && i < rec->n_cpus; i++) {
 		struct rec_cpu *c = &rec->cpus[i];
 

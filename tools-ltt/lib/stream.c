@@ -39,8 +39,16 @@ static int stream_map(struct stream *s, int fd, size_t size)
 	return 0;
 }
 
-int stream_open(struct ltt_trace *t, struct stream *s, const char *path,
-		const char *file)
+static void __printf(3, 4) stream_fail(struct stream *s, uint64_t off,
+					const char *fmt, ...);
+
+/*
+ * A file that cannot be read is a stream damaged at offset 0: an error
+ * of its own, and the other streams go on.  It stays in the trace, done,
+ * so that a followed trace does not take it again.
+ */
+void stream_open(struct ltt_trace *t, struct stream *s, const char *path,
+		 const char *file)
 {
 	struct stat st;
 	int fd;
@@ -49,22 +57,21 @@ int stream_open(struct ltt_trace *t, struct stream *s, const char *path,
 	s->trace = t;
 	s->fd = -1;
 	snprintf(s->file, sizeof(s->file), "%s", file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ltt_fail_errno("%s", path);
-	if (fstat(fd, &st)) {
-		close(fd);
-		return ltt_fail_errno("%s", path);
+	fd = trace_open_file(path, &st);
+	if (fd < 0) {
+		stream_fail(s, 0, "%s", ltt_error());
+		return;
 	}
 	if (stream_map(s, fd, st.st_size)) {
+		stream_fail(s, 0, "mmap of %llu bytes: %s",
+			    (unsigned long long)st.st_size, strerror(errno));
 		close(fd);
-		return ltt_fail_errno("%s: mmap", path);
+		return;
 	}
 	if (t->follow)
 		s->fd = fd;
 	else
 		close(fd);
-	return 0;
 }
 
 void stream_close(struct stream *s)
@@ -323,11 +330,16 @@ static int stream_decode(struct stream *s)
 			room = LTT_STRING_MAX;
 		nul = memchr(str, '\0', room);
 		if (!nul) {
-			if (s->truncated && room < LTT_STRING_MAX)
+			if (room == LTT_STRING_MAX)
+				stream_fail(s, s->pos, "%s: a string longer than %u characters (LTT_STRING_MAX: %u bytes with the NUL)",
+					    d->name, LTT_STRING_MAX - 1,
+					    LTT_STRING_MAX);
+			else if (s->truncated)
 				stream_fail_short(s, d->name, avail + 1);
 			else
-				stream_fail(s, s->pos, "%s: string not terminated within %llu bytes",
-					    d->name, (unsigned long long)room);
+				stream_fail(s, s->pos, "%s: its string has no NUL before the packet's content end %llu",
+					    d->name,
+					    (unsigned long long)s->content_end);
 			return -1;
 		}
 		slen = nul - str + 1;

@@ -35,6 +35,45 @@ void trace_add_error(struct ltt_trace *t, const char *fmt, ...)
 	t->errors = errors;
 }
 
+/* What a file that should be regular is, for the message. */
+static const char *trace_file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "of an unknown type";
+}
+
+/*
+ * O_NONBLOCK: opening a FIFO to read would wait for a writer (forever);
+ * fstat() on what was opened leaves no window for a swap after a check.
+ */
+int trace_open_file(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), err;
+
+	if (fd < 0)
+		return ltt_fail("%s", strerror(errno));
+	if (fstat(fd, st)) {
+		err = errno;
+		close(fd);
+		return ltt_fail("fstat: %s", strerror(err));
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return ltt_fail("%s, not a regular file: not read",
+				trace_file_kind(st->st_mode));
+	}
+	return fd;
+}
+
 /* Records are decoded in place: the trace must be in the host's order. */
 static int trace_check_byte_order(const struct ltt_metadata *md,
 				  const char *path)
@@ -59,18 +98,19 @@ static int trace_load_metadata(struct ltt_trace *t, struct ltt_metadata *md,
 	int fd, ret;
 
 	snprintf(path, sizeof(path), "%s/metadata", t->dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = trace_open_file(path, st);
 	if (fd < 0) {
+		char why[256];
+
 		if (errno == ENOENT)
 			return ltt_fail("%s: no metadata: is %s an LTT trace directory?",
 					path, t->dir);
-		return ltt_fail_errno("%s", path);
+		snprintf(why, sizeof(why), "%s", ltt_error());
+		return ltt_fail("%s: %s", path, why);
 	}
-	if (fstat(fd, st) || st->st_size > (64 << 20)) {
+	if (st->st_size > (64 << 20)) {
 		close(fd);
-		return st->st_size > (64 << 20) ?
-		       ltt_fail("%s: larger than 64 MiB", path) :
-		       ltt_fail_errno("%s", path);
+		return ltt_fail("%s: larger than 64 MiB", path);
 	}
 	text = malloc(st->st_size + 1);
 	if (!text) {
@@ -213,10 +253,7 @@ static int trace_add_stream(struct ltt_trace *t, const char *name)
 	if (!s)
 		return ltt_fail("out of memory");
 	snprintf(path, sizeof(path), "%s/%s", t->dir, name);
-	if (stream_open(t, s, path, name)) {
-		free(s);
-		return -1;
-	}
+	stream_open(t, s, path, name);
 	t->streams[t->n_streams++] = s;
 	return 0;
 }

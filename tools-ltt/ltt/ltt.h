@@ -78,6 +78,12 @@ unsigned int opt_pids(const struct opt_parser *p, const char *s,
 void warnx_cmd(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Flush stdout: -1 with "CMD: standard output: why" when what was
+ * printed could not all be written (said once).
+ */
+int check_stdout(const char *cmd);
+
 /* Open a trace or exit 1 with the library's message. */
 struct ltt_trace *open_trace_or_die(const char *cmd, const char *dir);
 /* Print the trace's errors on stderr; returns their number. */
@@ -85,6 +91,9 @@ unsigned int print_trace_errors(const char *cmd, const struct ltt_trace *t);
 
 /* "HH:MM:SS.nnnnnnnnn" of wall-clock @ns (local time, or UTC). */
 void format_clock(char *buf, size_t len, int64_t ns, bool utc);
+/* The same of @secs seconds and @frac ns (0 to 999999999). */
+void format_clock_secs(char *buf, size_t len, int64_t secs, long frac,
+		       bool utc);
 /* "S.nnnnnnnnn" of a duration or relative time. */
 void format_rel(char *buf, size_t len, int64_t ns);
 /*

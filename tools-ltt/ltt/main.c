@@ -4,7 +4,9 @@
  * this one finds it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ltt.h"
 
@@ -33,11 +35,23 @@ static void usage(FILE *out)
 	fprintf(out, "\n`ltt COMMAND --help` describes a command; ltt(1) has the details.\n");
 }
 
+/*
+ * Whatever way ltt exits (--help exits from the option parser), output
+ * that could not be written is a failure; the commands that print much
+ * check before they end, and this says nothing more then.
+ */
+static void check_stdout_at_exit(void)
+{
+	if (check_stdout("ltt"))
+		_exit(1);
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
 	unsigned int i;
 
+	atexit(check_stdout_at_exit);
 	if (!name) {
 		usage(stderr);
 		return 2;

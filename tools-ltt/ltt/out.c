@@ -19,6 +19,7 @@ void out_flush(struct out *o)
 			continue;
 		if (n <= 0) {
 			o->failed = true;
+			o->error = n < 0 ? errno : ENOSPC;
 			break;
 		}
 		p += n;

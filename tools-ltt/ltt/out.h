@@ -17,6 +17,7 @@
 struct out {
 	int fd;
 	bool failed;			/* a write failed (EPIPE...) */
+	int error;			/* ... its errno */
 	size_t len;
 	char buf[OUT_BUF];
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/checked.h"
 #include "ltt.h"
 #include "out.h"
 #include "syscalls.h"
@@ -157,7 +158,7 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 /* "HH:MM:SS.nnnnnnnnn", the seconds formatted once per second. */
 static void report_clock(struct report *r, uint64_t ts)
 {
-	int64_t real = (int64_t)ts + ltt_trace_clock_offset(r->trace);
+	int64_t real = ltt_wall_ns(ts, ltt_trace_clock_offset(r->trace));
 	int64_t secs = real / 1000000000, frac = real % 1000000000;
 
 	if (frac < 0) {
@@ -165,8 +166,8 @@ static void report_clock(struct report *r, uint64_t ts)
 		secs--;
 	}
 	if (secs != r->clock_secs || !r->clock_text[0]) {
-		format_clock(r->clock_text, sizeof(r->clock_text),
-			     secs * 1000000000, r->utc);
+		format_clock_secs(r->clock_text, sizeof(r->clock_text), secs,
+				  0, r->utc);
 		r->clock_text[9] = '\0';	/* keep "HH:MM:SS." */
 		r->clock_secs = secs;
 	}
@@ -273,6 +274,8 @@ int cmd_report(int argc, char **argv)
 		if (!r.event_mask ||
 		    ltt_parse_events(reg, events, r.event_mask, reg->n_events)) {
 			warnx_cmd(p.cmd, "--event: %s", ltt_error());
+			free(r.event_mask);
+			free(r.fd_field);
 			ltt_trace_close(t);
 			return 2;
 		}
@@ -285,7 +288,8 @@ int cmd_report(int argc, char **argv)
 	r.out->fd = STDOUT_FILENO;
 	r.out->len = 0;
 	r.out->failed = false;
-	while (ltt_trace_next(t, &it) > 0) {
+	/* output that cannot be written ends the report */
+	while (!r.out->failed && ltt_trace_next(t, &it) > 0) {
 		if (!r.started)
 			report_start(&r, it, &p);
 		if (report_wanted(&r, it))
@@ -293,6 +297,11 @@ int cmd_report(int argc, char **argv)
 	}
 	out_flush(r.out);
 	errors = print_trace_errors(p.cmd, t);
+	if (r.out->failed) {
+		warnx_cmd(p.cmd, "standard output: %s: the report is incomplete",
+			  strerror(r.out->error));
+		errors++;
+	}
 	free(r.out);
 	free(r.fd_field);
 	free(r.event_mask);

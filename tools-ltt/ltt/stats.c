@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "../lib/checked.h"
 #include "ltt.h"
 #include "syscalls.h"
 
@@ -182,7 +183,8 @@ static void print_summary(const struct stats *st, const struct ltt_trace *t)
 	int64_t offset = ltt_trace_clock_offset(t);
 	char from[32], dur[32];
 
-	format_clock(from, sizeof(from), (int64_t)st->first_ts + offset, false);
+	format_clock(from, sizeof(from), ltt_wall_ns(st->first_ts, offset),
+		     false);
 	format_rel(dur, sizeof(dur), st->last_ts - st->first_ts);
 	printf("Trace %s: %llu events from %s for %s s\n", ltt_trace_dir(t),
 	       (unsigned long long)st->events, from, dur);
@@ -196,7 +198,7 @@ int cmd_stats(int argc, char **argv)
 		"each system call of that task took.",
 		stats_opts);
 	const struct ltt_item *it;
-	unsigned int top = 20, errors;
+	unsigned int top = 20, errors = 0;
 	struct ltt_trace *t;
 	struct stats *st;
 	int32_t pid = -1;
@@ -229,8 +231,9 @@ int cmd_stats(int argc, char **argv)
 	if (pid >= 0)
 		print_times(st, t);
 	print_lost(st);
-	fflush(stdout);
-	errors = print_trace_errors(p.cmd, t);
+	if (check_stdout(p.cmd))
+		errors = 1;
+	errors += print_trace_errors(p.cmd, t);
 	stats_free(st);
 	free(st);
 	ltt_trace_close(t);

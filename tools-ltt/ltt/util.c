@@ -2,12 +2,14 @@
 /*
  * Helpers of the ltt subcommands: messages, opening traces, time.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "../lib/checked.h"
 #include "ltt.h"
 
 void warnx_cmd(const char *cmd, const char *fmt, ...)
@@ -19,6 +21,24 @@ void warnx_cmd(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int check_stdout(const char *cmd)
+{
+	static bool told;
+	int err;
+
+	if (told)
+		return -1;
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	/* a write that failed earlier (Lua flushes each print) left no errno */
+	err = errno;
+	warnx_cmd(cmd, "standard output: %s: the output is incomplete",
+		  err ? strerror(err) : "a write failed");
+	told = true;
+	return -1;
 }
 
 struct ltt_trace *open_trace_or_die(const char *cmd, const char *dir)
@@ -52,19 +72,25 @@ static void split_ns(int64_t ns, time_t *secs, long *frac)
 	}
 }
 
+void format_clock_secs(char *buf, size_t len, int64_t secs, long frac,
+		       bool utc)
+{
+	time_t t = secs;
+	struct tm tm;
+
+	if (!(utc ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)))
+		memset(&tm, 0, sizeof(tm));
+	snprintf(buf, len, "%02d:%02d:%02d.%09ld", tm.tm_hour, tm.tm_min,
+		 tm.tm_sec, frac);
+}
+
 void format_clock(char *buf, size_t len, int64_t ns, bool utc)
 {
-	struct tm tm;
 	time_t secs;
 	long frac;
 
 	split_ns(ns, &secs, &frac);
-	if (utc)
-		gmtime_r(&secs, &tm);
-	else
-		localtime_r(&secs, &tm);
-	snprintf(buf, len, "%02d:%02d:%02d.%09ld", tm.tm_hour, tm.tm_min,
-		 tm.tm_sec, frac);
+	format_clock_secs(buf, len, secs, frac, utc);
 }
 
 void format_rel(char *buf, size_t len, int64_t ns)
@@ -85,7 +111,7 @@ static int parse_seconds(const char *s, uint64_t *ns)
 
 	if (*p < '0' || *p > '9')
 		return -1;
-	while (*p >= '0' && *p <= '9')
+	while (*p >= '0' && *p <= '9' && secs <= 1000000000ULL)
 		secs = secs * 10 + (*p++ - '0');
 	if (*p == '.') {
 		for (p++; *p >= '0' && *p <= '9'; p++)
@@ -103,8 +129,8 @@ int parse_time_bound(const char *s, uint64_t start_ts, int64_t offset,
 		     bool utc, uint64_t *out)
 {
 	unsigned int h, m;
-	uint64_t secs_ns, day_start;
-	int64_t start_real = (int64_t)start_ts + offset, tod;
+	uint64_t secs_ns;
+	int64_t start_real = ltt_wall_ns(start_ts, offset), day_start, tod;
 	struct tm tm;
 	time_t t;
 	int n = 0;
@@ -112,7 +138,8 @@ int parse_time_bound(const char *s, uint64_t start_ts, int64_t offset,
 	if (!strchr(s, ':')) {
 		if (parse_seconds(s, &secs_ns))
 			return -1;
-		*out = start_ts + secs_ns;
+		*out = start_ts > UINT64_MAX - secs_ns ? UINT64_MAX :
+						       start_ts + secs_ns;
 		return 0;
 	}
 	if (sscanf(s, "%u:%u:%n", &h, &m, &n) != 2 || !n || h > 23 || m > 59 ||
@@ -124,11 +151,11 @@ int parse_time_bound(const char *s, uint64_t start_ts, int64_t offset,
 		gmtime_r(&t, &tm);
 	else
 		localtime_r(&t, &tm);
-	day_start = (uint64_t)(start_real / 1000000000 -
-			       (tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec)) *
-		    1000000000ULL;
-	tod = (int64_t)(day_start + (h * 3600ULL + m * 60ULL) * 1000000000ULL +
-			secs_ns);
-	*out = tod - offset < 0 ? 0 : (uint64_t)(tod - offset);
+	day_start = t - (tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec);
+	/* the bound in trace time; saturated, like the times printed */
+	if (!ltt_secs_to_ns(day_start + h * 3600 + m * 60, secs_ns, &tod))
+		tod = day_start < 0 ? INT64_MIN : INT64_MAX;
+	tod = ltt_sat_sub(tod, offset);
+	*out = tod < 0 ? 0 : (uint64_t)tod;
 	return 0;
 }

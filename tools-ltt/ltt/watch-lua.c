@@ -24,6 +24,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "../lib/checked.h"
 #include "ltt.h"
 #include "syscalls.h"
 #include "watch.h"
@@ -179,7 +180,7 @@ static int l_clock(lua_State *L)
 	char buf[32];
 
 	format_clock(buf, sizeof(buf),
-		     ts + (w->trace ? ltt_trace_clock_offset(w->trace) : 0),
+		     ltt_sat_add(ts, w->trace ? ltt_trace_clock_offset(w->trace) : 0),
 		     false);
 	lua_pushstring(L, buf);
 	return 1;

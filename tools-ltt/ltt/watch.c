@@ -371,7 +371,8 @@ static int watch_run(struct watch_cmd *c)
 		c->failed = true;
 		warnx_cmd(CMD, "%s", watch_error(c->w));
 	}
-	fflush(stdout);
+	if (check_stdout(CMD))
+		status = 1;
 	if (watch_report(c))
 		status = 1;
 	watch_remove_temp(c);

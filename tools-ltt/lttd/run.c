@@ -267,15 +267,21 @@ int lttd_run(struct lttd_config *cfg)
 		}
 	}
 	if (ltt_recorder_start(rec)) {
+		/* nothing was recorded: no STOP, no totals, no trace left */
+		say(cfg, "%s", ltt_error());
+		if (go_fd >= 0)
+			close(go_fd);	/* the command exits unrun */
+		if (child > 0)
+			waitpid(child, NULL, 0);
+		ltt_recorder_destroy(rec);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return 1;
+	}
+	if (go_fd >= 0 && write(go_fd, "g", 1) != 1)
+		say(cfg, "cannot start the command: %s", strerror(errno));
+	if (run_loop(cfg, rec, &unblocked, child, &cmd_status)) {
 		say(cfg, "%s", ltt_error());
 		ret = 1;
-	} else {
-		if (go_fd >= 0 && write(go_fd, "g", 1) != 1)
-			say(cfg, "cannot start the command: %s", strerror(errno));
-		if (run_loop(cfg, rec, &unblocked, child, &cmd_status)) {
-			say(cfg, "%s", ltt_error());
-			ret = 1;
-		}
 	}
 	if (go_fd >= 0)
 		close(go_fd);

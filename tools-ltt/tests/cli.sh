@@ -3,11 +3,16 @@
 #
 # The ltt command line on the fixtures: report's filters, stats' tables,
 # exit statuses and messages.  Run by `make test` (before the cmocka
-# binary, whose summary closes the output).
+# binary, whose summary closes the output) on ltt built with ASan and
+# UBSan.
 #
 #   tests/cli.sh [PATH_TO_LTT]
 
 set -uo pipefail
+
+# ltt built with ASan + UBSan: a report from them is a status no test expects
+export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=86:print_stacktrace=1}
 
 ltt=${1:-$(dirname "$0")/../build/ltt}
 lttd=$(dirname "$ltt")/lttd
@@ -96,6 +101,23 @@ check "lttd help" 1 "$("$lttd" --help | grep -c '^usage: lttd')"
 "$ltt" record --bogus >/dev/null 2>&1
 check "record bad option: status" 2 "$?"
 
+# lttd on a fake LTT kernel (tests/fake-kernel.c) whose START fails:
+# one message, status 1, the command not run, no trace left behind
+fake=$(dirname "$ltt")/fake-kernel.so
+tmp=$(mktemp -d)
+out=$(LD_PRELOAD=$fake FAKE_LTT_START=EBUSY timeout 20 "$lttd" -o "$tmp/busy" -- sh -c 'echo ran' 2>&1); rc=$?
+check "lttd START fails: status" 1 "$rc"
+check "lttd START fails: one message" "lttd: LTT_CMD_START: another session is recording (EBUSY): one records at a time" "$out"
+check "lttd START fails: no trace left" 0 "$(ls -d "$tmp/busy" 2>/dev/null | wc -l)"
+mkdir "$tmp/mine"
+LD_PRELOAD=$fake FAKE_LTT_START=1 timeout 20 "$lttd" -q -o "$tmp/mine" >/dev/null 2>&1
+check "lttd START fails (EPERM): status" 1 "$?"
+check "lttd START fails: the user's directory stays, empty" "" "$(ls -A "$tmp/mine")"
+out=$(LD_PRELOAD=$fake timeout 20 "$lttd" -q -o "$tmp/ok" -- true 2>&1); rc=$?
+check "lttd on the fake kernel: status" 0 "$rc"
+check "lttd on the fake kernel: the trace" "metadata" "$(ls "$tmp/ok")"
+rm -rf "$tmp"
+
 # ltt watch: the shipped scripts name the fixture's culprits
 scripts=$(dirname "$0")/../scripts
 watch() { TZ=UTC "$ltt" watch "$@" 2>&1; }
@@ -158,6 +180,78 @@ truncate -s 5000 "$tmp/basic/channel0_0"
 out=$("$ltt" report "$tmp/basic" 2>&1 >/dev/null); rc=$?
 check "damaged: status" 1 "$rc"
 check "damaged: message" 1 "$(grep -c "basic/channel0_0: offset [0-9]*: truncated" <<<"$out")"
+rm -rf "$tmp"
+
+# strings of the kernel's longest (255 characters): whole in values and notes
+out=$("$ltt" report "$fx/strings")
+path=$(sed -n 's/.* process_exec: pid=400 filename="\(.*\)"$/\1/p' <<<"$out")
+check "long strings: the path" 255 "${#path}"
+check "long strings: the fd's file" 1 "$(grep -cF "fs_close: fd=5($path)" <<<"$out")"
+check "long strings: the text" 1 "$(grep -c ' note: text="say .\{300,\}"$' <<<"$out")"
+
+# Hostile traces: what damage or an attacker can put in the files.
+tmp=$(mktemp -d)
+
+# far_future DIR OFFSET_S: basic's cpu1, its first packet only, at
+# 2^63 - 2^32 ns of trace time, with the clock offset_s OFFSET_S
+far_future() {
+	mkdir -p "$1"
+	sed "s/^\toffset_s = .*;/\toffset_s = $2;/" "$fx/basic/metadata" >"$1/metadata"
+	python3 - "$fx/basic/channel0_1" "$1/channel0_1" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+d = d[:struct.unpack_from('<Q', d, 32)[0] // 8]
+struct.pack_into('<QQ', d, 8, 0x7fffffff00000000, 0x7fffffffffffffff)
+open(sys.argv[2], 'wb').write(d)
+PY
+}
+far_future "$tmp/future" 1764460800
+out=$("$ltt" report --utc "$tmp/future" 2>&1); rc=$?
+check "far future: report status" 0 "$rc"
+# the wall clock saturates at the int64_t bound, 2262-04-11 23:47:16.854775807
+check "far future: report's clock" 52 "$(grep -c '^23:47:16.854775807 +0\.' <<<"$out")"
+out=$(TZ=UTC "$ltt" stats "$tmp/future" 2>&1); rc=$?
+check "far future: stats status" 0 "$rc"
+check "far future: stats' clock" 1 "$(grep -c '^Trace .*: 52 events from 23:47:16.854775807 ' <<<"$out")"
+printf 'function any_event(e)\n  if not seen then print(ltt.clock(e.ts)) end\n  seen = true\nend\n' >"$tmp/clock.lua"
+check "far future: watch's ltt.clock" "23:47:16.854775807" "$(watch "$tmp/clock.lua" "$tmp/future")"
+far_future "$tmp/negative" -9223372032
+check "far future: --to past the int64_t range" 52 \
+	"$(lines "$ltt" report --utc --to 00:00:05 "$tmp/negative")"
+far_future "$tmp/offset" 9223372037
+out=$("$ltt" report "$tmp/offset" 2>&1); rc=$?
+check "clock offset out of range: status" 1 "$rc"
+check "clock offset out of range: message" 1 \
+	"$(grep -c "^ltt report: $tmp/offset/metadata: line 46: clock offset_s 9223372037 and offset 0: out of range" <<<"$out")"
+
+# a FIFO named like a stream: refused, not waited on
+cp -r "$fx/basic" "$tmp/fifo"
+mkfifo "$tmp/fifo/channel0_9"
+out=$(timeout 20 "$ltt" report "$tmp/fifo" 2>&1 >"$tmp/fifo.out"); rc=$?
+check "FIFO: status" 1 "$rc"
+check "FIFO: message" 1 "$(grep -c "^ltt report: $tmp/fifo/channel0_9: offset 0: a FIFO, not a regular file: not read" <<<"$out")"
+check "FIFO: the streams are read" 517 "$(wc -l <"$tmp/fifo.out")"
+rm "$tmp/fifo/channel0_9"
+mkfifo "$tmp/fifo/metadata.new"
+mv "$tmp/fifo/metadata.new" "$tmp/fifo/metadata"
+out=$(timeout 20 "$ltt" stats "$tmp/fifo" 2>&1); rc=$?
+check "FIFO metadata: status" 1 "$rc"
+check "FIFO metadata: message" "ltt stats: $tmp/fifo/metadata: a FIFO, not a regular file: not read" "$out"
+
+# output that cannot be written is a failure, said: stdout open read-only
+# (EBADF), and /dev/full (ENOSPC) where there is one
+sinks=("1</dev/null")
+[[ -c /dev/full ]] && sinks+=(">/dev/full")
+for sink in "${sinks[@]}"; do
+	for cmd in "report $fx/basic" "stats $fx/basic" "watch $scripts/allcounts.lua $fx/basic" \
+		"report --help" "--help"; do
+		out=$(eval "\"\$ltt\" $cmd $sink" 2>&1); rc=$?
+		check "write error ($sink): ltt $cmd: status" 1 "$rc"
+		check "write error ($sink): ltt $cmd: message" 1 \
+			"$(grep -cE '^ltt( [a-z]+)?: standard output: .*: the (report|output) is incomplete$' <<<"$out")"
+	done
+done
+
 rm -rf "$tmp"
 
 echo "cli.sh: $pass passed, $fail failed"

@@ -3,6 +3,9 @@
  * The fixture traces (see fixtures.h), made with the test-only writer.
  */
 #include <stdio.h>
+#include <string.h>
+
+#include <ltt/ltt.h>
 
 #include "fixtures.h"
 #include "writer.h"
@@ -112,6 +115,51 @@ int fx_make_lossy(const char *dir)
 	    fx_report_lost(w, 0, t + 6600))
 		return -1;
 	return fx_close(w, t + 7000);
+}
+
+void fx_long_path(char *buf)
+{
+	static const char part[] = "long-path-";
+	unsigned int i;
+
+	strcpy(buf, "/tmp/");
+	for (i = strlen(buf); i < LTT_STRING_MAX - 1; i++)
+		buf[i] = part[i % (sizeof(part) - 1)];
+	buf[i] = '\0';
+}
+
+void fx_long_text(char *buf)
+{
+	static const char part[] = "say \"hi\\\t\x01\x7f\n\r ";
+	unsigned int i;
+
+	for (i = 0; i < LTT_STRING_MAX - 1; i++)
+		buf[i] = part[i % (sizeof(part) - 1)];
+	buf[i] = '\0';
+}
+
+int fx_make_strings(const char *dir)
+{
+	static const struct fx_field note[] = { { "text", false, 0 } };
+	char path[LTT_STRING_MAX], text[LTT_STRING_MAX];
+	struct ltt_registry reg;
+	struct fx_writer wr, *w = &wr;
+	uint64_t t = FX_T0;
+
+	fx_long_path(path);
+	fx_long_text(text);
+	if (fx_registry(&reg) || fx_registry_add_event(&reg, "note", note, 1) ||
+	    fx_open(w, dir, &reg, 1, 4096, FX_CLOCK_OFFSET))
+		return -1;
+	fx_set_pid(w, 0, FX_LONG_PID);
+	EV_STR(0, t, "process_exec", path, FX_LONG_PID);
+	EV_STR(0, t + 100, "fs_open", path, FX_LONG_FD, 1);
+	EV(0, t + 200, "fs_write", FX_LONG_FD, 10);
+	EV_STR(0, t + 300, "note", text);
+	EV_STR(0, t + 400, "note", "x");
+	EV_STR(0, t + 500, "note", "");
+	EV(0, t + 600, "fs_close", FX_LONG_FD);
+	return fx_close(w, t + 1000);
 }
 
 /* The custom events of the sample modules (samples/ltt/). */

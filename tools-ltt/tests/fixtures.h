@@ -71,7 +71,21 @@
 #define FX_SLEEPER		304
 #define FX_UNLINKER		305
 
+/*
+ * strings: 1 CPU, the longest strings the kernel writes (LTT_STRING_MAX
+ * - 1 characters): process 400 execs FX_LONG_PATH's file, opens it as fd
+ * FX_LONG_FD, writes to it and closes it; the custom event "note" (one
+ * string field, "text") logs FX_LONG_TEXT's text (escapes needed), "x"
+ * and "".
+ */
+#define FX_LONG_PID		400
+#define FX_LONG_FD		5
+/* @buf (LTT_STRING_MAX bytes) gets the long path or the long text. */
+void fx_long_path(char *buf);
+void fx_long_text(char *buf);
+
 int fx_make_basic(const char *dir);
+int fx_make_strings(const char *dir);
 int fx_make_lossy(const char *dir);
 int fx_make_culprits(const char *dir, bool custom);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mkfixtures DIR: write the fixture traces into DIR/basic, DIR/lossy,
- * DIR/culprits and DIR/culprits-plain.
+ * DIR/culprits, DIR/culprits-plain and DIR/strings.
  * mkfixtures --big DIR EVENTS: a large synthetic trace for benchmarks
  * (2 CPUs, syscall pairs, switches, forks and execs).
  */
@@ -80,6 +80,7 @@ static const struct {
 	{ "lossy", fx_make_lossy },
 	{ "culprits", make_culprits },
 	{ "culprits-plain", make_culprits_plain },
+	{ "strings", fx_make_strings },
 };
 
 int main(int argc, char **argv)

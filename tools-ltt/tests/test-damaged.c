@@ -5,9 +5,11 @@
  * and never loop.
  */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests.h"
@@ -312,4 +314,111 @@ void damaged_random_byte_flips(void **state)
 	}
 	free(copy);
 	damage_teardown(&d);
+}
+
+/* Is there an error about @file of the trace that says @what? */
+static bool has_error(const struct ltt_trace *t, const char *file,
+		      const char *what)
+{
+	unsigned int i;
+
+	for (i = 0; i < ltt_trace_n_errors(t); i++) {
+		const char *e = ltt_trace_error(t, i), *at = strstr(e, file);
+
+		if (at && strstr(at, ": offset 0: ") && strstr(at, what))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Opening a FIFO to read waits for a writer: a FIFO named like a stream
+ * must be refused, not waited on (the alarm ends a test that waits).
+ * Devices and directories too; the real streams are read.
+ */
+void damaged_files_that_are_not_regular(void **state)
+{
+	const char *dir = copy_fixture("basic");
+	const struct ltt_item *it;
+	struct ltt_trace *t;
+	char path[512];
+	size_t n = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/channel0_9", dir);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	snprintf(path, sizeof(path), "%s/channel0_8", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/channel0_7", dir);
+	assert_int_equal(symlink("/dev/null", path), 0);
+	alarm(20);
+	t = ltt_trace_open(dir);
+	if (!t)
+		fail_msg("ltt_trace_open: %s", ltt_error());
+	while (ltt_trace_next(t, &it) > 0)
+		n++;
+	alarm(0);
+	assert_int_equal(n, FX_BASIC_EVENTS);
+	assert_int_equal(ltt_trace_n_errors(t), 3);
+	assert_true(has_error(t, "/channel0_9", "a FIFO, not a regular file"));
+	assert_true(has_error(t, "/channel0_8", "a directory, not a regular file"));
+	assert_true(has_error(t, "/channel0_7", "a character device, not a regular file"));
+	ltt_trace_close(t);
+
+	/* the metadata too: no trace without it */
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	alarm(20);
+	t = ltt_trace_open(dir);
+	alarm(0);
+	assert_null(t);
+	if (!strstr(ltt_error(), "/metadata: a FIFO, not a regular file"))
+		fail_msg("error \"%s\"", ltt_error());
+	remove_copy(dir);
+}
+
+/*
+ * A string with no NUL in LTT_STRING_MAX bytes is longer than the kernel
+ * writes: an error naming the file, the record's offset and the limit.
+ */
+void damaged_string_past_the_limit(void **state)
+{
+	const char *dir = copy_fixture("strings");
+	char text[LTT_STRING_MAX], path[512], want[128];
+	unsigned char *data, *at;
+	struct seen_list l;
+	size_t size, rec;
+	FILE *f;
+
+	(void)state;
+	fx_long_text(text);
+	snprintf(path, sizeof(path), "%s/" STREAM, dir);
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	data = malloc(size);
+	assert_int_equal(fread(data, 1, size, f), size);
+	at = memmem(data, size, text, sizeof(text));	/* with its NUL */
+	assert_non_null(at);
+	/* the record: a compact header before the string (note has no other field) */
+	rec = at - data - LTT_HDR_COMPACT_SIZE;
+	at[LTT_STRING_MAX - 1] = 'x';
+	rewind(f);
+	assert_int_equal(fwrite(data, 1, size, f), size);
+	fclose(f);
+	free(data);
+
+	read_all(dir, &l);
+	/* process_exec, fs_open, fs_write before it */
+	assert_int_equal(count_events(&l, NULL, 0), 3);
+	snprintf(want, sizeof(want), "/" STREAM ": offset %zu: note: ", rec);
+	assert_int_equal(l.n_errors, 1);
+	if (!strstr(l.error, want) ||
+	    !strstr(l.error, "a string longer than 255 characters (LTT_STRING_MAX: 256 bytes with the NUL)"))
+		fail_msg("error \"%s\"", l.error);
+	seen_free(&l);
+	remove_copy(dir);
 }

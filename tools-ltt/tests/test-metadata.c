@@ -101,6 +101,45 @@ static void expect_bad(const char *text, const char *what)
 	assert_non_null(strstr(ltt_error(), "M"));
 }
 
+/* The same, of @len bytes that may hold NULs. */
+static void expect_bad_len(const char *text, size_t len, const char *what)
+{
+	struct ltt_metadata md;
+
+	assert_int_equal(ltt_metadata_parse(text, len, "M", &md), -1);
+	if (!strstr(ltt_error(), what))
+		fail_msg("error \"%s\" lacks \"%s\"", ltt_error(), what);
+	assert_non_null(strstr(ltt_error(), "M: line "));
+}
+
+#define BAD_NUL(text, what)	expect_bad_len(text, sizeof(text) - 1, what)
+
+/* Names are identifiers the kernel would take, whole: no NUL, no cut. */
+void metadata_rejects_bad_names(void **state)
+{
+	(void)state;
+	BAD_NUL("/* CTF 1.8 */ event { name = \"sys\0call\"; id = 0; };",
+		"a NUL byte in a string");
+	BAD_NUL("/* CTF 1.8 */ event { name = \"a\"; id = 0; fields := struct { integer { size = 8; align = 8; } _f\0o; }; };",
+		"a NUL byte in the metadata");
+	BAD_NUL("/* CTF 1.8 */ event { name = \"a\"; id = 0; }; \0",
+		"a NUL byte");
+	expect_bad("/* CTF 1.8 */ event { name = \"a b\"; id = 0; };",
+		   "bad event name");
+	expect_bad("/* CTF 1.8 */ event { name = \"9lives\"; id = 0; };",
+		   "bad event name");
+	expect_bad("/* CTF 1.8 */ event { name = \"a\\\"b\"; id = 0; };",
+		   "bad event name");
+	expect_bad("/* CTF 1.8 */ event { name = \"\"; id = 0; };",
+		   "bad event name");
+	expect_bad("/* CTF 1.8 */ event { name = \"a23456789012345678901234567890123\"; id = 0; };",
+		   "at most 31 characters");
+	expect_bad("/* CTF 1.8 */ event { name = \"a\"; id = 0; fields := struct { integer { size = 8; align = 8; } _f2345678901234567890123456789012; }; };",
+		   "bad field name");
+	expect_bad("/* CTF 1.8 */ event { name = \"a\"; id = 0; fields := struct { integer { size = 8; align = 8; } _x; integer { size = 8; align = 8; } _x; }; };",
+		   "a field named twice");
+}
+
 void metadata_rejects_damage(void **state)
 {
 	struct ltt_registry reg;

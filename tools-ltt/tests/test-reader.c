@@ -431,3 +431,43 @@ void reader_files_of_threads_and_state_dump(void **state)
 	assert_true(dumped > 0);
 	ltt_trace_close(t);
 }
+
+/*
+ * The kernel writes strings of up to LTT_STRING_MAX - 1 characters: they
+ * are read whole, and so are the file names they tell.
+ */
+void reader_strings_up_to_the_limit(void **state)
+{
+	char path[LTT_STRING_MAX], text[LTT_STRING_MAX];
+	struct ltt_trace *t = ltt_trace_open(FIXTURE("strings"));
+	const struct ltt_item *it;
+	unsigned int notes = 0, files = 0;
+
+	(void)state;
+	fx_long_path(path);
+	fx_long_text(text);
+	assert_int_equal(strlen(path), LTT_STRING_MAX - 1);
+	assert_int_equal(strlen(text), LTT_STRING_MAX - 1);
+	assert_non_null(t);
+	while (ltt_trace_next(t, &it) > 0) {
+		const char *name = it->desc->name, *file;
+
+		if (!strcmp(name, "process_exec") || !strcmp(name, "fs_open")) {
+			assert_string_equal(ltt_item_string(it), path);
+			assert_int_equal(it->size, it->desc->payload_size +
+					 LTT_STRING_MAX);
+		} else if (!strcmp(name, "note") && notes++ == 0) {
+			assert_string_equal(ltt_item_string(it), text);
+		} else if (!strcmp(name, "fs_write") ||
+			   !strcmp(name, "fs_close")) {
+			file = ltt_trace_file(t, FX_LONG_PID, FX_LONG_FD);
+			assert_non_null(file);
+			assert_string_equal(file, path);
+			files++;
+		}
+	}
+	assert_int_equal(notes, 3);
+	assert_int_equal(files, 2);
+	assert_int_equal(ltt_trace_n_errors(t), 0);
+	ltt_trace_close(t);
+}

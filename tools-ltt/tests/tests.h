@@ -68,12 +68,14 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(reader_no_metadata),				\
 	cmocka_unit_test(reader_parses_event_lists),			\
 	cmocka_unit_test(reader_names_files_by_open_and_close),		\
-	cmocka_unit_test(reader_files_of_threads_and_state_dump)
+	cmocka_unit_test(reader_files_of_threads_and_state_dump),	\
+	cmocka_unit_test(reader_strings_up_to_the_limit)
 
 #define TESTS_METADATA							\
 	cmocka_unit_test(metadata_round_trip),				\
 	cmocka_unit_test(metadata_negative_clock_offset),		\
-	cmocka_unit_test(metadata_rejects_damage)
+	cmocka_unit_test(metadata_rejects_damage),			\
+	cmocka_unit_test(metadata_rejects_bad_names)
 
 #define TESTS_DAMAGED							\
 	cmocka_unit_test(damaged_truncated_mid_packet),			\
@@ -84,7 +86,9 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(damaged_unknown_event_id),			\
 	cmocka_unit_test(damaged_event_count),				\
 	cmocka_unit_test(damaged_every_truncation),			\
-	cmocka_unit_test(damaged_random_byte_flips)
+	cmocka_unit_test(damaged_random_byte_flips),			\
+	cmocka_unit_test(damaged_files_that_are_not_regular),		\
+	cmocka_unit_test(damaged_string_past_the_limit)
 
 #define TESTS_STATS							\
 	cmocka_unit_test(stats_counts_events_by_type),			\
@@ -142,9 +146,11 @@ DECLARE(reader_no_metadata);
 DECLARE(reader_parses_event_lists);
 DECLARE(reader_names_files_by_open_and_close);
 DECLARE(reader_files_of_threads_and_state_dump);
+DECLARE(reader_strings_up_to_the_limit);
 DECLARE(metadata_round_trip);
 DECLARE(metadata_negative_clock_offset);
 DECLARE(metadata_rejects_damage);
+DECLARE(metadata_rejects_bad_names);
 DECLARE(damaged_truncated_mid_packet);
 DECLARE(damaged_truncated_in_header);
 DECLARE(damaged_bad_magic);
@@ -154,6 +160,8 @@ DECLARE(damaged_unknown_event_id);
 DECLARE(damaged_event_count);
 DECLARE(damaged_every_truncation);
 DECLARE(damaged_random_byte_flips);
+DECLARE(damaged_files_that_are_not_regular);
+DECLARE(damaged_string_past_the_limit);
 DECLARE(stats_counts_events_by_type);
 DECLARE(stats_syscalls_by_name);
 DECLARE(stats_syscalls_by_process);
