@@ -188,6 +188,7 @@ struct poller {
 	int fd;
 	int ret;
 	short revents;
+	__u64 woken_ns;		/* CLOCK_MONOTONIC when poll() returned */
 };
 
 static void *poll_once(void *arg)
@@ -195,7 +196,8 @@ static void *poll_once(void *arg)
 	struct poller *p = arg;
 	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
 
-	p->ret = poll(&pfd, 1, 5000);
+	p->ret = poll(&pfd, 1, 10000);
+	p->woken_ns = ltt_now_ns(CLOCK_MONOTONIC);
 	p->revents = pfd.revents;
 	return NULL;
 }
@@ -214,6 +216,7 @@ TEST(snapshot_wakes_a_poller_of_the_flight_recorder)
 	};
 	struct ltt_session s;
 	struct poller p = { .ret = -2 };
+	__u64 stopped_ns;
 	int cpu;
 
 	if (no_knobs())
@@ -231,8 +234,13 @@ TEST(snapshot_wakes_a_poller_of_the_flight_recorder)
 	usleep(200 * 1000);
 	SET_KNOB("stop_delay_ms", "200");
 	ASSERT_EQ(0, ltt_snapshot(s.fd)) TH_LOG("%s", strerror(errno));
+	stopped_ns = ltt_now_ns(CLOCK_MONOTONIC);
 	CLEAR_KNOB("stop_delay_ms");
 	ASSERT_EQ(0, pthread_join(p.thread, NULL));
+	/* Woken by the snapshot itself, not by whatever came later. */
+	EXPECT_GT(stopped_ns + 1000000000ULL, p.woken_ns)
+		TH_LOG("the poller woke %llu ms after the snapshot",
+		       (unsigned long long)(p.woken_ns - stopped_ns) / 1000000);
 	EXPECT_EQ(1, p.ret) TH_LOG("poll() returned %d: the snapshot's wakeup was lost",
 				   p.ret);
 	EXPECT_TRUE(p.revents & POLLIN) TH_LOG("revents %#x", p.revents);
