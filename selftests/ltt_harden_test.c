@@ -30,8 +30,13 @@ static bool no_knobs(void)
 	return access(KNOB("start_delay_ms"), W_OK) != 0;
 }
 
-#define SET_KNOB(name, val)						\
-	ASSERT_EQ(0, ltt_write_str(KNOB(name), (val))) TH_LOG("%s", ltt_err)
+static void set_knob(struct __test_metadata *_metadata, const char *path,
+		     const char *val)
+{
+	ASSERT_EQ(0, ltt_write_str(path, val)) TH_LOG("%s", ltt_err);
+}
+
+#define SET_KNOB(name, val)	set_knob(_metadata, KNOB(name), (val))
 
 #define CLEAR_KNOB(name)	ltt_write_str(KNOB(name), "0")
 
