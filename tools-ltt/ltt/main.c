@@ -16,6 +16,7 @@ static const struct ltt_subcmd commands[] = {
 	  cmd_stats },
 	{ "watch", "run a Lua script on every event, live or on a trace",
 	  cmd_watch },
+	{ "view", "write the trace as a timeline in one HTML file", cmd_view },
 };
 
 static void usage(FILE *out)
