@@ -18,6 +18,8 @@ PACKAGES=(
 	gcc-s390x-linux-gnu gcc-mips-linux-gnu gcc-arm-linux-gnueabihf
 	# tools-ltt and their tests
 	libcmocka-dev liblua5.4-dev babeltrace2
+	# ltt view's test (make -C tools-ltt view-test): a real browser
+	chromium
 )
 
 # The packages of "$@" that are not installed.

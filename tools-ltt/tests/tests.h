@@ -126,6 +126,15 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(watch_lost_sees_every_range),			\
 	cmocka_unit_test(watch_helpers)
 
+#define TESTS_TIMELINE							\
+	cmocka_unit_test(timeline_pairs_syscalls_of_the_basic_fixture), \
+	cmocka_unit_test(timeline_slices_are_sorted_and_nested),	\
+	cmocka_unit_test(timeline_cpu_time_matches_stats),		\
+	cmocka_unit_test(timeline_cuts_a_call_that_sleeps_and_moves),	\
+	cmocka_unit_test(timeline_softirq_ends_at_its_last_event),	\
+	cmocka_unit_test(timeline_task_states_from_switches_and_wakeups), \
+	cmocka_unit_test(timeline_state_of_out_state)
+
 #define DECLARE(t)	void t(void **state)
 DECLARE(reader_reads_every_event);
 DECLARE(reader_registry_matches_the_kernel_layout);
@@ -186,5 +195,12 @@ DECLARE(watch_builtins_are_not_callbacks);
 DECLARE(watch_any_event_gets_the_events_without_a_callback);
 DECLARE(watch_lost_sees_every_range);
 DECLARE(watch_helpers);
+DECLARE(timeline_pairs_syscalls_of_the_basic_fixture);
+DECLARE(timeline_slices_are_sorted_and_nested);
+DECLARE(timeline_cpu_time_matches_stats);
+DECLARE(timeline_cuts_a_call_that_sleeps_and_moves);
+DECLARE(timeline_softirq_ends_at_its_last_event);
+DECLARE(timeline_task_states_from_switches_and_wakeups);
+DECLARE(timeline_state_of_out_state);
 
 #endif /* LTT_TESTS_H */

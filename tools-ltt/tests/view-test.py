@@ -41,17 +41,22 @@ def run(*cmd):
 
 def expected(ltt, trace):
     """What the trace holds, from ltt report and ltt stats."""
-    cpus = set()
+    cpus, lost = set(), 0
     for line in run(ltt, "report", "--raw-time", trace).splitlines():
-        m = re.match(r"\S+ \+\S+ cpu (\d+) ", line)
+        m = re.match(r"\S+ \+\S+ cpu (\d+) (LOST)?", line)
         if m:
             cpus.add(int(m.group(1)))
+            lost += bool(m.group(2))
     stats = run(ltt, "stats", "-n", "0", trace)
     procs = re.search(r"System calls by process:\n.*\n\s*(\d+)\s+(\S+)\s+(\d+)", stats)
     syscall = re.search(r"System calls by name:\n.*\n\s*(\d+)\s+(\S+)\s+\d+", stats)
-    return {"cpus": sorted(cpus),
-            "pid": int(procs.group(1)), "comm": procs.group(2),
-            "syscall": syscall.group(2), "syscall_count": int(syscall.group(1))}
+    custom = re.search(r"Custom events:\n.*\n((?:\s*\d+\s+\S+\n)+)", stats)
+    marks = sum(int(l.split()[0]) for l in custom.group(1).splitlines()) if custom else 0
+    return {"cpus": sorted(cpus), "lost": lost, "marks": marks,
+            "pid": int(procs.group(1)) if procs else None,
+            "comm": procs.group(2) if procs else None,
+            "syscall": syscall.group(2) if syscall else None,
+            "syscall_count": int(syscall.group(1)) if syscall else 0}
 
 
 def wait_ready(b, timeout=120):
@@ -80,13 +85,24 @@ def test_trace(b, ltt, trace, out):
           "lanes: %s" % cpu_lanes)
     check("%s: CPU lanes hold slices" % name,
           all(l["slices"] > 0 for l in lanes if l["kind"] == "cpu"))
+    marks = [l["slices"] for l in lanes if l["kind"] == "marks"]
+    check("%s: %d custom events as flags" % (name, exp["marks"]),
+          marks == ([exp["marks"]] if exp["marks"] else []), "marks lane: %s" % marks)
+    lost = [x for x in b.eval("lttView.search('lost')") if x["type"] == "lost"]
+    check("%s: %d lost ranges marked" % (name, exp["lost"]), len(lost) == exp["lost"],
+          "found: %s" % lost)
+    if exp["pid"] is None:
+        png = os.path.join(out, name + ".png")
+        b.screenshot(png)
+        check("%s: no script error" % name, not b.console_errors(), b.console_errors()[:1])
+        return
     task = [l for l in lanes if l["kind"] == "task" and l["pid"] == exp["pid"]]
     check("%s: a lane for %s %d" % (name, exp["comm"], exp["pid"]),
           len(task) == 1 and task[0]["name"].startswith(exp["comm"] + " "),
           "task lanes: %s" % [l["name"] for l in lanes if l["kind"] == "task"][:20])
 
     # the search box, typed into as a user would
-    b.eval("document.getElementById('search').focus()")
+    b.eval("(() => { const s = document.getElementById('search'); s.value = ''; s.focus(); })()")
     b.type_text(exp["comm"])
     items = b.eval("[...document.querySelectorAll('#results li')].map(li => li.textContent)")
     want = "process %s %d" % (exp["comm"], exp["pid"])
@@ -101,7 +117,7 @@ def test_trace(b, ltt, trace, out):
           bool(info) and info[0].startswith("%d %s" % (exp["syscall_count"], exp["syscall"])),
           "info: %s" % info)
     # reveal the first call, then click where it is drawn
-    b.eval("lttView.reveal(1)")
+    b.eval("lttView.reveal(%d)" % [x["type"] for x in r].index("call"))
     box = b.eval("lttView.selectedBox()")
     check("%s: the first %s is selected and drawn" % (name, exp["syscall"]),
           box is not None and box["w"] > 0, "box: %s" % box)
@@ -164,7 +180,8 @@ def main():
     ap.add_argument("--mkfixtures", default=os.path.join(here, "..", "build", "mkfixtures"))
     ap.add_argument("--out", default=os.path.join(here, "..", "build", "view-test"))
     ap.add_argument("--big", type=int, default=1000000)
-    ap.add_argument("traces", nargs="*", default=[os.path.join(here, "fixtures", "guest-mix")])
+    ap.add_argument("traces", nargs="*", default=[os.path.join(here, "fixtures", f)
+                                                  for f in ("guest-mix", "culprits", "lossy")])
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     start = time.monotonic()
