@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The command line of ltt view and ltt export on the fixtures: what they
+# write (decoded and counted against ltt report), exit statuses and
+# messages.  Run by `make test`; the browser test is `make view-test`.
+#
+#   tests/cli-view.sh [PATH_TO_LTT]
+
+set -uo pipefail
+
+ltt=${1:-$(dirname "$0")/../build/ltt}
+ltt=$(realpath "$ltt")
+here=$(dirname "$0")
+fx=$(realpath "$here/fixtures")
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# check NAME EXPECTED ACTUAL
+check() {
+	if [[ $2 == "$3" ]]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "cli-view.sh: FAIL $1: expected \"$2\", got \"$3\"" >&2
+	fi
+}
+
+# The view's data: "calls syscalls slices lost marks tasks" as decoded.
+view_data() {
+	python3 - "$1" <<'EOF'
+import base64, json, re, struct, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+d = json.loads(re.search(r'<script id="ltt-data" type="application/json">(.*?)</script>',
+                         html, re.S).group(1))
+kinds = base64.b64decode(d["calls"]["kind"])
+t0 = struct.unpack("<%dd" % d["slices"]["n"], base64.b64decode(d["slices"]["t0"]))
+t1 = struct.unpack("<%dd" % d["slices"]["n"], base64.b64decode(d["slices"]["t1"]))
+assert all(a <= b for a, b in zip(t0, t1)), "a slice ends before it starts"
+print(d["calls"]["n"], kinds.count(1), d["slices"]["n"], len(d["lost"]), len(d["marks"]),
+      len(d["tasks"]))
+EOF
+}
+
+# view: the page and its data
+for f in basic guest-mix lossy; do
+	"$ltt" view "$fx/$f" -o "$tmp/$f.html"
+	check "view $f: status" 0 "$?"
+	entries=$("$ltt" report -e syscall_entry "$fx/$f" | wc -l)
+	lost=$("$ltt" report "$fx/$f" | grep -c ' LOST ')
+	read -r calls syscalls slices nlost marks tasks < <(view_data "$tmp/$f.html")
+	check "view $f: a call per syscall_entry" "$entries" "$syscalls"
+	check "view $f: lost ranges" "$lost" "$nlost"
+	check "view $f: slices" 1 "$((slices >= calls))"
+	check "view $f: nothing fetched" 0 "$(grep -ciE '(src|href)=["'"'"']?(https?:)?//' "$tmp/$f.html")"
+	check "view $f: data in place of the marker" 0 "$(grep -c 'LTT-DATA' "$tmp/$f.html")"
+done
+check "view lossy: custom events as marks" \
+	"$("$ltt" report "$fx/lossy" | grep -c ' custom_')" "$marks"
+
+out=$("$ltt" view --max-slices 10 "$fx/guest-mix" -o "$tmp/cut.html" 2>&1); rc=$?
+check "view --max-slices: status" 0 "$rc"
+check "view --max-slices: message" 1 "$(grep -cE '^ltt view: [0-9]+ of [0-9]+ slices kept' <<<"$out")"
+read -r calls syscalls slices nlost marks tasks < <(view_data "$tmp/cut.html")
+check "view --max-slices: at most 10" 1 "$((slices <= 10 && slices > 0))"
+
+(cd "$tmp" && "$ltt" view "$fx/basic/" >/dev/null)
+check "view: default output DIR.html" 1 "$(test -s "$tmp/basic.html" && echo 1)"
+
+out=$("$ltt" view "$tmp/none" 2>&1); rc=$?
+check "view missing trace: status" 1 "$rc"
+check "view missing trace: names it" 1 "$(grep -c "$tmp/none" <<<"$out")"
+out=$("$ltt" view "$fx/basic" -o "$tmp/no/such/dir.html" 2>&1); rc=$?
+check "view unwritable output: status" 1 "$rc"
+check "view unwritable output: message" "ltt view: $tmp/no/such/dir.html: No such file or directory" "$out"
+if [[ -w /dev/full ]]; then
+	out=$("$ltt" view "$fx/basic" -o /dev/full 2>&1); rc=$?
+	check "view write error: status" 1 "$rc"
+	check "view write error: message" "ltt view: /dev/full: No space left on device" "$out"
+fi
+"$ltt" view >/dev/null 2>&1
+check "view without DIR: status" 2 "$?"
+"$ltt" view "$fx/basic" "$fx/lossy" >/dev/null 2>&1
+check "view two DIRs: status" 2 "$?"
+check "view help" 1 "$("$ltt" view --help | grep -c '^usage: ltt view')"
+
+echo "cli-view.sh: $pass passed, $fail failed"
+[[ $fail == 0 ]]
