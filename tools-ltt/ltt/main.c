@@ -17,6 +17,8 @@ static const struct ltt_subcmd commands[] = {
 	{ "watch", "run a Lua script on every event, live or on a trace",
 	  cmd_watch },
 	{ "view", "write the trace as a timeline in one HTML file", cmd_view },
+	{ "export", "write the trace for other viewers (Chrome JSON, for Perfetto)",
+	  cmd_export },
 };
 
 static void usage(FILE *out)

@@ -43,6 +43,12 @@ print(d["calls"]["n"], kinds.count(1), d["slices"]["n"], len(d["lost"]), len(d["
 EOF
 }
 
+# Custom events, as ltt stats counts them.
+custom_events() {
+	"$ltt" stats -n 0 "$1" | sed -n '/^Custom events:/,/^$/p' |
+		awk '$1 ~ /^[0-9]+$/ { n += $1 } END { print n + 0 }'
+}
+
 # view: the page and its data
 for f in basic guest-mix lossy; do
 	"$ltt" view "$fx/$f" -o "$tmp/$f.html"
@@ -56,8 +62,7 @@ for f in basic guest-mix lossy; do
 	check "view $f: nothing fetched" 0 "$(grep -ciE '(src|href)=["'"'"']?(https?:)?//' "$tmp/$f.html")"
 	check "view $f: data in place of the marker" 0 "$(grep -c 'LTT-DATA' "$tmp/$f.html")"
 done
-check "view lossy: custom events as marks" \
-	"$("$ltt" report "$fx/lossy" | grep -c ' custom_')" "$marks"
+check "view lossy: custom events as marks" "$(custom_events "$fx/lossy")" "$marks"
 
 out=$("$ltt" view --max-slices 10 "$fx/guest-mix" -o "$tmp/cut.html" 2>&1); rc=$?
 check "view --max-slices: status" 0 "$rc"
@@ -84,6 +89,32 @@ check "view without DIR: status" 2 "$?"
 "$ltt" view "$fx/basic" "$fx/lossy" >/dev/null 2>&1
 check "view two DIRs: status" 2 "$?"
 check "view help" 1 "$("$ltt" view --help | grep -c '^usage: ltt view')"
+
+# export: Chrome JSON that Perfetto's importer takes
+for f in basic guest-mix guest-flight lossy culprits; do
+	"$ltt" export "$fx/$f" -o "$tmp/$f.json"
+	check "export $f: status" 0 "$?"
+	out=$("$here/check-chrome-json.py" "$tmp/$f.json" \
+		--syscalls "$("$ltt" report -e syscall_entry "$fx/$f" | wc -l)" \
+		--lost "$("$ltt" report "$fx/$f" | grep -c ' LOST ')" \
+		--marks "$(custom_events "$fx/$f")"); rc=$?
+	check "export $f: checked ($out)" 0 "$rc"
+done
+check "export to stdout" "$(cat "$tmp/basic.json")" "$("$ltt" export -o - "$fx/basic")"
+(cd "$tmp" && rm -f basic.json && "$ltt" export "$fx/basic")
+check "export: default output DIR.json" 1 "$(test -s "$tmp/basic.json" && echo 1)"
+out=$("$ltt" export --format=pprof "$fx/basic" 2>&1); rc=$?
+check "export unknown format: status" 2 "$rc"
+check "export unknown format: message" 1 "$(grep -c '^ltt export: --format pprof: the formats are: chrome-json' <<<"$out")"
+out=$("$ltt" export "$fx/basic" -o "$tmp/no/such.json" 2>&1); rc=$?
+check "export unwritable output: status" 1 "$rc"
+check "export unwritable output: message" "ltt export: $tmp/no/such.json: No such file or directory" "$out"
+if [[ -w /dev/full ]]; then
+	out=$("$ltt" export "$fx/basic" -o /dev/full 2>&1); rc=$?
+	check "export write error: status" 1 "$rc"
+	check "export write error: message" "ltt export: /dev/full: No space left on device" "$out"
+fi
+check "export help" 1 "$("$ltt" export --help | grep -c '^usage: ltt export')"
 
 echo "cli-view.sh: $pass passed, $fail failed"
 [[ $fail == 0 ]]

@@ -150,6 +150,10 @@ def test_big(b, ltt, mkfixtures, events, out):
         gen = time.monotonic() - t
         size = os.path.getsize(html)
         t = time.monotonic()
+        run(ltt, "export", trace, "-o", os.path.join(tmp, "big.json"))
+        exported = time.monotonic() - t
+        json_size = os.path.getsize(os.path.join(tmp, "big.json"))
+        t = time.monotonic()
         b.navigate("file://" + os.path.abspath(html), timeout=300)
         wait_ready(b, 300)
         opened = time.monotonic() - t
@@ -164,7 +168,8 @@ def test_big(b, ltt, mkfixtures, events, out):
         b.screenshot(os.path.join(out, "big-zoomed.png"))
         check("big: no script error", not b.console_errors(), b.console_errors()[:1])
         print("view-test: big trace of %d events (mkfixtures %.2f s): ltt view %.2f s, "
-              "%.1f MB of HTML" % (events, made, gen, size / 1e6))
+              "%.1f MB of HTML; ltt export %.2f s, %.1f MB of JSON" % (
+                  events, made, gen, size / 1e6, exported, json_size / 1e6))
         print("view-test: big: opened in %.2f s (page load to ready: JSON parse %.0f ms, "
               "base64 decode %.0f ms, index %.0f ms, first draw %.0f ms)" % (
                   opened, timings["parse"], timings["decode"], timings["index"],
