@@ -9,6 +9,7 @@
 
 #include "ltt.h"
 #include "out.h"
+#include "strace.h"
 #include "syscalls.h"
 
 enum {
@@ -16,6 +17,8 @@ enum {
 	OPT_TO,
 	OPT_UTC,
 	OPT_RAW,
+	OPT_SYSCALLS,
+	OPT_JSON,
 };
 
 static const struct ltt_opt report_opts[] = {
@@ -26,6 +29,8 @@ static const struct ltt_opt report_opts[] = {
 	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
 	{ OPT_UTC, "utc", NULL, "wall-clock time in UTC, not local time" },
 	{ OPT_RAW, "raw-time", NULL, "the trace clock in ns instead of wall-clock time" },
+	{ OPT_SYSCALLS, "syscalls", NULL, "system calls as strace prints them: name(args) = ret <time>" },
+	{ OPT_JSON, "json", NULL, "one JSON object per line" },
 };
 
 #define REPORT_PIDS_MAX	64
@@ -40,6 +45,7 @@ struct report {
 	uint64_t from, to;
 	bool utc;
 	bool raw_time;
+	bool syscalls, json;		/* --syscalls, --json */
 	bool started;
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
@@ -240,10 +246,18 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 		case OPT_RAW:
 			r->raw_time = true;
 			break;
+		case OPT_SYSCALLS:
+			r->syscalls = true;
+			break;
+		case OPT_JSON:
+			r->json = true;
+			break;
 		}
 	}
 	if (p->ind != argc - 1)
 		opt_usage_error(p, "one trace directory expected");
+	if (r->syscalls && *events)
+		opt_usage_error(p, "--syscalls shows system calls: no --event");
 }
 
 int cmd_report(int argc, char **argv)
@@ -257,7 +271,9 @@ int cmd_report(int argc, char **argv)
 	const struct ltt_item *it;
 	const char *events = NULL;
 	struct ltt_trace *t;
+	struct strace *st = NULL;
 	unsigned int errors;
+	int failed = 0;
 
 	report_parse(&r, &p, argc, argv, &events);
 	t = open_trace_or_die(p.cmd, argv[p.ind]);
@@ -285,17 +301,35 @@ int cmd_report(int argc, char **argv)
 	r.out->fd = STDOUT_FILENO;
 	r.out->len = 0;
 	r.out->failed = false;
+	if (r.syscalls && !(st = strace_new(t, r.out, r.json, r.utc))) {
+		warnx_cmd(p.cmd, "out of memory");
+		return 1;
+	}
 	while (ltt_trace_next(t, &it) > 0) {
 		if (!r.started)
 			report_start(&r, it, &p);
-		if (report_wanted(&r, it))
+		if (!report_wanted(&r, it))
+			continue;
+		if (st)
+			strace_add(st, it);
+		else if (r.json)
+			report_json_item(r.out, t, it, r.start_ts, r.utc);
+		else
 			report_item(&r, it);
 	}
+	if (st) {
+		failed = strace_finish(st);
+		strace_free(st);
+	}
 	out_flush(r.out);
+	if (failed || ((r.syscalls || r.json) && r.out->failed)) {
+		warnx_cmd(p.cmd, "write error on the standard output");
+		failed = 1;
+	}
 	errors = print_trace_errors(p.cmd, t);
 	free(r.out);
 	free(r.fd_field);
 	free(r.event_mask);
 	ltt_trace_close(t);
-	return errors ? 1 : 0;
+	return errors || failed ? 1 : 0;
 }

@@ -9,11 +9,13 @@
 
 #include "analysis.h"
 #include "ltt.h"
+#include "stats-json.h"
 #include "syscalls.h"
 
 static const struct ltt_opt stats_opts[] = {
 	{ 'p', "pid", "PID", "also time each system call of task PID" },
 	{ 'n', "top", "N", "show the N first lines of each table (default 20, 0: all)" },
+	{ 'j', "json", NULL, "one JSON object with every row of every table" },
 };
 
 /* Sort helpers: by a count, largest first. */
@@ -200,6 +202,7 @@ int cmd_stats(int argc, char **argv)
 	struct ltt_trace *t;
 	struct stats *st;
 	int32_t pid = -1;
+	bool json = false;
 	int c;
 
 	while ((c = opt_next(&p, argc, argv)) != -1) {
@@ -207,6 +210,8 @@ int cmd_stats(int argc, char **argv)
 			pid = opt_u64(&p, "--pid", p.arg);
 		else if (c == 'n')
 			top = opt_u64(&p, "--top", p.arg);
+		else if (c == 'j')
+			json = true;
 	}
 	if (p.ind != argc - 1)
 		opt_usage_error(&p, "one trace directory expected");
@@ -220,6 +225,17 @@ int cmd_stats(int argc, char **argv)
 		stats_add(st, it);
 	stats_finish(st);
 
+	if (json) {
+		stats_print_json(stdout, st, t);
+		if (fflush(stdout) || ferror(stdout)) {
+			warnx_cmd(p.cmd, "write error on the standard output");
+			stats_free(st);
+			free(st);
+			ltt_trace_close(t);
+			return 1;
+		}
+		goto done;
+	}
 	print_summary(st, t);
 	print_events(st, top, false);
 	print_events(st, top, true);
@@ -230,6 +246,7 @@ int cmd_stats(int argc, char **argv)
 		print_times(st, t);
 	print_lost(st);
 	fflush(stdout);
+done:
 	errors = print_trace_errors(p.cmd, t);
 	stats_free(st);
 	free(st);

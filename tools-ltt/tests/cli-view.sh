@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The command line of ltt view and ltt export on the fixtures: what they
-# write (decoded and counted against ltt report), exit statuses and
-# messages.  Run by `make test`; the browser test is `make view-test`.
+# The command line of ltt view, ltt export, ltt report --syscalls and
+# --json, ltt stats --json on the fixtures: what they write (decoded and
+# counted against ltt report's lines), exit statuses and messages.  Run
+# by `make test`; the browser test is `make view-test`.
 #
 #   tests/cli-view.sh [PATH_TO_LTT]
 
@@ -115,6 +116,67 @@ if [[ -w /dev/full ]]; then
 	check "export write error: message" "ltt export: /dev/full: No space left on device" "$out"
 fi
 check "export help" 1 "$("$ltt" export --help | grep -c '^usage: ltt export')"
+
+# report --syscalls: strace's shape, counted against the plain report
+plain=$("$ltt" report "$fx/guest-mix")
+sys=$("$ltt" report --syscalls "$fx/guest-mix")
+check "syscalls: a line per call" "$(grep -c ' syscall_entry: ' <<<"$plain")" \
+	"$(grep -cE '^\S+ \+\S+ pid [0-9]+ .* \[0x[0-9a-f]+\] [a-z_0-9]+\(.*\) = ' <<<"$sys")"
+check "syscalls: openat names its file" "$(grep -c ' fs_open: ' <<<"$plain")" \
+	"$(grep -c '\] openat("' <<<"$sys")"
+check "syscalls: errors by name" "$(grep -c 'syscall_exit: ret=-2$' <<<"$plain")" \
+	"$(grep -c ') = -1 ENOENT (No such file or directory) <' <<<"$sys")"
+check "syscalls: an fd's file" 1 \
+	"$(grep -c '\] close(3</dev/null>) = 0 <' <<<"$sys" | awk '{ print ($1 > 0) }')"
+check "syscalls: signals by name" "$(grep -c ' process_signal: ' <<<"$plain")" \
+	"$(grep -c -- '--- SIG[A-Z0-9]* ([0-9]*) to pid ' <<<"$sys")"
+sys=$("$ltt" report --syscalls --utc "$fx/basic")
+check "syscalls: getppid" "$(grep -c 'id=110(getppid)' <<<"$("$ltt" report "$fx/basic")")" \
+	"$(grep -c '\[0x[0-9a-f]*\] getppid() = 100 <0.000500 ms>$' <<<"$sys")"
+check "syscalls: fork" 1 "$(grep -c '^00:00:01.000001000 +0.000001000 pid 100 bash \[0x7f0000401000\] fork() = 101 <0.002000 ms>$' <<<"$sys")"
+check "syscalls: no return" 1 "$(grep -c '\] exit( <unfinished ...>) = ?$' <<<"$sys")"
+"$ltt" report --syscalls -e fs_open "$fx/basic" >/dev/null 2>&1
+check "syscalls with --event: status" 2 "$?"
+
+# --json: one object per line, as many as the plain lines
+json_lines() {
+	python3 -c 'import json, sys
+n = 0
+for line in sys.stdin:
+    json.loads(line); n += 1
+print(n)'
+}
+for f in basic lossy guest-mix; do
+	check "report --json $f" "$("$ltt" report "$fx/$f" | wc -l)" \
+		"$("$ltt" report --json "$fx/$f" | json_lines)"
+done
+check "report --json fields" 1 "$("$ltt" report --json "$fx/basic" | grep -c '"event":"fs_open","fields":{"fd":3,"trunc":0,"filename":"/etc/inittab"}}$')"
+check "report --syscalls --json" "$("$ltt" report -e syscall_entry "$fx/guest-mix" | wc -l)" \
+	"$("$ltt" report --syscalls --json "$fx/guest-mix" | grep -c '"syscall":' )"
+check "report --syscalls --json parses" "$("$ltt" report --syscalls "$fx/guest-mix" | wc -l)" \
+	"$("$ltt" report --syscalls --json "$fx/guest-mix" | json_lines)"
+if [[ -w /dev/full ]]; then
+	out=$("$ltt" report --syscalls "$fx/guest-mix" 2>&1 >/dev/full); rc=$?
+	check "report --syscalls write error: status" 1 "$rc"
+	check "report --syscalls write error: message" "ltt report: write error on the standard output" "$out"
+	out=$("$ltt" stats --json "$fx/guest-mix" 2>&1 >/dev/full); rc=$?
+	check "stats --json write error: status" 1 "$rc"
+fi
+
+# stats --json: the figures of the text tables
+text=$("$ltt" stats -n 0 --pid 101 "$fx/basic")
+json=$("$ltt" stats --json --pid 101 "$fx/basic")
+check "stats --json events" "$(sed -n 's/^Trace .*: \([0-9]*\) events .*/\1/p' <<<"$text")" \
+	"$(python3 -c 'import json, sys; print(json.load(sys.stdin)["events"])' <<<"$json")"
+check "stats --json syscalls" "$(awk '/^System calls by name:/ { on = 1; next } on && /^$/ { on = 0 } on && $1 ~ /^[0-9]+$/ { print $2, $1 }' <<<"$text" | sort)" \
+	"$(python3 -c 'import json, sys
+for s in json.load(sys.stdin)["syscalls"]: print(s["name"], s["count"])' <<<"$json" | sort)"
+check "stats --json times" "$(awk '$1 == "getppid" && NF == 6 { print $2, $3, $4, $6 }' <<<"$text")" \
+	"$(python3 -c 'import json, sys
+for s in json.load(sys.stdin)["syscall_times"]["calls"]:
+    if s["name"] == "getppid": print(s["count"], s["total_ns"], s["min_ns"], s["max_ns"])' <<<"$json")"
+check "stats --json lost" "$("$ltt" stats "$fx/lossy" | sed -n 's/^Events lost: \([0-9]*\).*/\1/p')" \
+	"$("$ltt" stats --json "$fx/lossy" | python3 -c 'import json, sys; print(json.load(sys.stdin)["lost"]["events"])')"
 
 echo "cli-view.sh: $pass passed, $fail failed"
 [[ $fail == 0 ]]
