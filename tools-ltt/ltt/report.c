@@ -50,6 +50,7 @@ struct report {
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
 	int *fd_field;			/* per event id: its "fd", or -1 */
+	struct field_notes *notes;	/* names of trap, signal... numbers */
 	struct out *out;		/* stdout */
 	int64_t clock_secs;		/* report_clock()'s cache */
 	char clock_text[32];
@@ -157,6 +158,8 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 		else if ((int)i == r->fd_field[d->id])
 			report_note(o, ltt_trace_file(r->trace, it->pid,
 						      ltt_item_int(it, i)));
+		else if (r->notes)
+			report_note(o, field_note(r->notes, it, i));
 	}
 }
 
@@ -280,6 +283,7 @@ int cmd_report(int argc, char **argv)
 	r.trace = t;
 	reg = ltt_trace_registry(t);
 	r.syscall_entry = ltt_registry_find(reg, "syscall_entry");
+	r.notes = field_notes_new(reg);
 	if (report_find_fds(&r, reg)) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
@@ -329,6 +333,7 @@ int cmd_report(int argc, char **argv)
 	errors = print_trace_errors(p.cmd, t);
 	free(r.out);
 	free(r.fd_field);
+	field_notes_free(r.notes);
 	free(r.event_mask);
 	ltt_trace_close(t);
 	return errors || failed ? 1 : 0;

@@ -116,6 +116,80 @@ static bool returns_address(const char *name)
 	return false;
 }
 
+enum note_kind { NOTE_NONE, NOTE_TRAP, NOTE_SIGNAL, NOTE_SOFTIRQ,
+		 NOTE_SOCKET_CALL, NOTE_SOCKET_TYPE };
+
+static const struct {
+	const char *event, *field;
+	enum note_kind kind;
+} note_fields[] = {
+	{ "trap_entry", "trap", NOTE_TRAP },
+	{ "process_signal", "sig", NOTE_SIGNAL },
+	{ "softirq", "vec", NOTE_SOFTIRQ },
+	{ "socket_call", "call", NOTE_SOCKET_CALL },
+	{ "socket_create", "type", NOTE_SOCKET_TYPE },
+	{ "socket_send", "type", NOTE_SOCKET_TYPE },
+	{ "socket_receive", "type", NOTE_SOCKET_TYPE },
+};
+
+struct field_notes {
+	unsigned int n_events;
+	char sig[32][16];		/* "SIGTERM" */
+	uint8_t kind[][LTT_FIELDS_MAX];	/* by event id and field */
+};
+
+struct field_notes *field_notes_new(const struct ltt_registry *reg)
+{
+	struct field_notes *fn = calloc(1, sizeof(*fn) + (reg->n_events + 1) *
+					sizeof(fn->kind[0]));
+	unsigned int i;
+
+	if (!fn)
+		return NULL;
+	fn->n_events = reg->n_events;
+	for (i = 1; i < 32; i++)
+		if (sigabbrev_np(i))
+			snprintf(fn->sig[i], sizeof(fn->sig[i]), "SIG%s",
+				 sigabbrev_np(i));
+	for (i = 0; i < ARRAY_SIZE(note_fields); i++) {
+		int id = ltt_registry_find(reg, note_fields[i].event), f;
+
+		if (id < 0)
+			continue;
+		f = ltt_event_field_index(&reg->events[id], note_fields[i].field);
+		if (f >= 0 && !reg->events[id].custom)
+			fn->kind[id][f] = note_fields[i].kind;
+	}
+	return fn;
+}
+
+void field_notes_free(struct field_notes *fn)
+{
+	free(fn);
+}
+
+const char *field_note(const struct field_notes *fn, const struct ltt_item *it,
+		       unsigned int i)
+{
+	int64_t v;
+
+	if (it->desc->id >= fn->n_events || !fn->kind[it->desc->id][i])
+		return NULL;
+	v = ltt_item_int(it, i);
+	switch (fn->kind[it->desc->id][i]) {
+	case NOTE_TRAP:
+		return tl_trap_name(v);
+	case NOTE_SIGNAL:
+		return v > 0 && v < 32 && fn->sig[v][0] ? fn->sig[v] : NULL;
+	case NOTE_SOFTIRQ:
+		return tl_softirq_name(v);
+	case NOTE_SOCKET_CALL:
+		return strace_socket_call_name(v);
+	default:
+		return socket_type_name(v);
+	}
+}
+
 struct strace *strace_new(const struct ltt_trace *t, struct out *o,
 			  bool json, bool utc)
 {

@@ -37,6 +37,18 @@ void strace_free(struct strace *s);
 void report_json_item(struct out *o, const struct ltt_trace *t,
 		      const struct ltt_item *it, uint64_t start_ts, bool utc);
 
+/*
+ * Names of numbers in event fields, for ltt report's notes: trap
+ * numbers, signals, softirq vectors, socket calls and types.
+ */
+struct field_notes;
+
+struct field_notes *field_notes_new(const struct ltt_registry *reg);
+void field_notes_free(struct field_notes *fn);
+/* The name of field @i of @it's value, or NULL. */
+const char *field_note(const struct field_notes *fn, const struct ltt_item *it,
+		       unsigned int i);
+
 /* Names of numbers the events hold, or NULL. */
 const char *strace_signal_name(long sig);
 const char *strace_socket_call_name(long call);

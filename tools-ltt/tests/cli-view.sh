@@ -138,6 +138,14 @@ check "syscalls: no return" 1 "$(grep -c '\] exit( <unfinished ...>) = ?$' <<<"$
 "$ltt" report --syscalls -e fs_open "$fx/basic" >/dev/null 2>&1
 check "syscalls with --event: status" 2 "$?"
 
+# names of numbers in the plain report
+check "report: trap names" "$(grep -c ' trap_entry: trap=14 ' <<<"$("$ltt" report --raw-time "$fx/guest-mix" | sed 's/(page_fault)//')")" \
+	"$(grep -c ' trap_entry: trap=14(page_fault) ' <<<"$plain")"
+check "report: signal names" "$(grep -c ' process_signal: sig=17 ' <<<"$(sed 's/(SIGCHLD)//' <<<"$plain")")" \
+	"$(grep -c ' process_signal: sig=17(SIGCHLD) ' <<<"$plain")"
+check "report: softirq names" "$(grep -c ' softirq: vec=' <<<"$plain")" \
+	"$(grep -cE ' softirq: vec=[0-9]+\((HI|TIMER|NET_TX|NET_RX|BLOCK|IRQ_POLL|TASKLET|SCHED|HRTIMER|RCU)\)$' <<<"$plain")"
+
 # --json: one object per line, as many as the plain lines
 json_lines() {
 	python3 -c 'import json, sys
