@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "filter.h"
 #include "json.h"
 #include "ltt.h"
 #include "timeline.h"
@@ -33,11 +34,14 @@ enum {
 	OPT_FORMAT = 256,
 	OPT_FROM,
 	OPT_TO,
+	OPT_FILTER,
 };
 
 static const struct ltt_opt export_opts[] = {
 	{ 'o', "output", "FILE", "write to FILE (default DIR.json in the current directory; - for stdout)" },
 	{ OPT_FORMAT, "format", "FORMAT", "chrome-json (the default): Chrome's trace event format, for Perfetto" },
+	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
+	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR (see ltt(1))" },
 	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
 	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
 };
@@ -50,6 +54,8 @@ struct export {
 	struct timeline tl;
 	const char *from_arg, *to_arg;
 	uint64_t from, to;
+	const char *events, *expr;	/* -e, --filter */
+	struct item_select sel;
 	FILE *f;
 	bool first;			/* no event written yet */
 };
@@ -434,6 +440,12 @@ static const char *export_parse(struct export *e, struct opt_parser *p,
 			case OPT_TO:
 				e->to_arg = p->arg;
 				break;
+			case 'e':
+				e->events = p->arg;
+				break;
+			case OPT_FILTER:
+				e->expr = p->arg;
+				break;
 			}
 		}
 		if (p->ind >= argc)
@@ -455,6 +467,11 @@ static int export_read(struct export *e, struct ltt_trace *t,
 	const struct ltt_item *it;
 	bool started = false;
 
+	char err[300];
+
+	if (item_select_init(&e->sel, ltt_trace_registry(t), e->events,
+			     e->expr, err, sizeof(err)))
+		opt_usage_error(p, "%s", err);
 	if (tl_init(&e->tl, t))
 		return -1;
 	e->to = UINT64_MAX;
@@ -472,7 +489,8 @@ static int export_read(struct export *e, struct ltt_trace *t,
 				opt_usage_error(p, "--to %s: not seconds or HH:MM:SS[.ns]",
 						e->to_arg);
 		}
-		if (it->ts >= e->from && it->ts <= e->to)
+		if (it->ts >= e->from && it->ts <= e->to &&
+		    item_selected(&e->sel, t, it))
 			tl_add(&e->tl, it);
 	}
 	return tl_finish(&e->tl);
@@ -531,6 +549,7 @@ int cmd_export(int argc, char **argv)
 	ret = errors ? 1 : 0;
 out:
 	tl_free(&e.tl);
+	item_select_free(&e.sel);
 	ltt_trace_close(t);
 	free(def);
 	return ret;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ltt.h"
+#include "filter.h"
 #include "out.h"
 #include "strace.h"
 #include "syscalls.h"
@@ -19,10 +20,12 @@ enum {
 	OPT_RAW,
 	OPT_SYSCALLS,
 	OPT_JSON,
+	OPT_FILTER,
 };
 
 static const struct ltt_opt report_opts[] = {
-	{ 'e', "event", "LIST", "only these events (names, prefix*, ids)" },
+	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
+	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR: comm == \"sh\" && ret < 0" },
 	{ 'p', "pid", "PID[,PID]", "only events of these processes" },
 	{ 'c', "cpu", "CPU", "only events of this CPU" },
 	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
@@ -46,6 +49,8 @@ struct report {
 	bool utc;
 	bool raw_time;
 	bool syscalls, json;		/* --syscalls, --json */
+	const char *filter_arg;
+	struct filter *filter;		/* --filter */
 	bool started;
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
@@ -255,6 +260,9 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 		case OPT_JSON:
 			r->json = true;
 			break;
+		case OPT_FILTER:
+			r->filter_arg = p->arg;
+			break;
 		}
 	}
 	if (p->ind != argc - 1)
@@ -291,11 +299,18 @@ int cmd_report(int argc, char **argv)
 	if (events) {
 		r.event_mask = calloc((reg->n_events + 63) / 64, 8);
 		if (!r.event_mask ||
-		    ltt_parse_events(reg, events, r.event_mask, reg->n_events)) {
+		    parse_event_list(reg, events, r.event_mask, reg->n_events)) {
 			warnx_cmd(p.cmd, "--event: %s", ltt_error());
 			ltt_trace_close(t);
 			return 2;
 		}
+	}
+	if (r.filter_arg) {
+		char err[256];
+
+		r.filter = filter_new(r.filter_arg, reg, err, sizeof(err));
+		if (!r.filter)
+			opt_usage_error(&p, "--filter: %s", err);
 	}
 	r.out = malloc(sizeof(*r.out));
 	if (!r.out) {
@@ -312,7 +327,8 @@ int cmd_report(int argc, char **argv)
 	while (ltt_trace_next(t, &it) > 0) {
 		if (!r.started)
 			report_start(&r, it, &p);
-		if (!report_wanted(&r, it))
+		if (!report_wanted(&r, it) ||
+		    (r.filter && !filter_match(r.filter, t, it)))
 			continue;
 		if (st)
 			strace_add(st, it);
@@ -334,6 +350,7 @@ int cmd_report(int argc, char **argv)
 	free(r.out);
 	free(r.fd_field);
 	field_notes_free(r.notes);
+	filter_free(r.filter);
 	free(r.event_mask);
 	ltt_trace_close(t);
 	return errors || failed ? 1 : 0;

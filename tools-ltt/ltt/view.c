@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "filter.h"
 #include "json.h"
 #include "ltt.h"
 #include "timeline.h"
@@ -24,6 +25,7 @@ enum {
 	OPT_TO,
 	OPT_UTC,
 	OPT_MAX,
+	OPT_FILTER,
 };
 
 static const struct ltt_opt view_opts[] = {
@@ -31,6 +33,8 @@ static const struct ltt_opt view_opts[] = {
 	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
 	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
 	{ OPT_UTC, "utc", NULL, "wall-clock times in UTC, not local time" },
+	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
+	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR (see ltt(1))" },
 	{ OPT_MAX, "max-slices", "N", "keep at most N slices, the longest (default 4000000); the summaries count all" },
 };
 
@@ -42,6 +46,8 @@ struct view {
 	struct timeline tl;
 	const char *from_arg, *to_arg;
 	uint64_t from, to;
+	const char *events, *expr;	/* -e, --filter */
+	struct item_select sel;
 	bool utc;
 	uint64_t max_slices;
 	/* task lanes: tl.tasks indexes in lane order, and back */
@@ -495,6 +501,12 @@ static const char *view_parse(struct view *v, struct opt_parser *p, int argc,
 			case OPT_UTC:
 				v->utc = true;
 				break;
+			case 'e':
+				v->events = p->arg;
+				break;
+			case OPT_FILTER:
+				v->expr = p->arg;
+				break;
 			case OPT_MAX:
 				v->max_slices = opt_u64(p, "--max-slices", p->arg);
 				if (!v->max_slices)
@@ -523,6 +535,11 @@ static int view_read(struct view *v, struct ltt_trace *t,
 	const struct ltt_item *it;
 	bool started = false;
 
+	char err[300];
+
+	if (item_select_init(&v->sel, ltt_trace_registry(t), v->events,
+			     v->expr, err, sizeof(err)))
+		opt_usage_error(p, "%s", err);
 	if (tl_init(&v->tl, t))
 		return -1;
 	v->to = UINT64_MAX;
@@ -540,7 +557,8 @@ static int view_read(struct view *v, struct ltt_trace *t,
 				opt_usage_error(p, "--to %s: not seconds or HH:MM:SS[.ns]",
 						v->to_arg);
 		}
-		if (it->ts < v->from || it->ts > v->to)
+		if (it->ts < v->from || it->ts > v->to ||
+		    !item_selected(&v->sel, t, it))
 			continue;
 		tl_add(&v->tl, it);
 	}
@@ -550,6 +568,7 @@ static int view_read(struct view *v, struct ltt_trace *t,
 static void view_free(struct view *v)
 {
 	tl_free(&v->tl);
+	item_select_free(&v->sel);
 	free(v->lane_task);
 	free(v->task_lane);
 	free(v->call_new);

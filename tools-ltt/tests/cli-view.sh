@@ -171,6 +171,35 @@ if [[ -w /dev/full ]]; then
 	check "stats --json write error: status" 1 "$rc"
 fi
 
+# --filter and -e with exclusions, counted against the plain report
+check "report --filter" "$(grep -cE ' pid [0-9]+ sh syscall_exit: ret=-' <<<"$plain")" \
+	"$("$ltt" report --filter 'comm == "sh" && ret < 0' "$fx/guest-mix" | wc -l)"
+check "report --filter glob" "$(grep -cE ' fs_open: .* filename="/etc/' <<<"$plain")" \
+	"$("$ltt" report --filter 'filename =~ "/etc/*"' "$fx/guest-mix" | wc -l)"
+check "report -e exclusions" "$(grep -vcE ' (mm_[a-z_]+|trap_entry|trap_exit):( |$)| LOST ' <<<"$plain")" \
+	"$("$ltt" report -e '!mm_*,!trap_*' "$fx/guest-mix" | wc -l)"
+check "stats --filter" "$("$ltt" report --pid 101 "$fx/basic" | wc -l)" \
+	"$("$ltt" stats --filter 'pid == 101' "$fx/basic" | sed -n 's/^Trace .*: \([0-9]*\) events .*/\1/p')"
+check "stats -e" "$(grep -c ' syscall_entry: ' <<<"$plain")" \
+	"$("$ltt" stats -e syscall_entry "$fx/guest-mix" | sed -n 's/^Trace .*: \([0-9]*\) events .*/\1/p')"
+"$ltt" export -e 'syscall_*' --filter 'pid == 55' "$fx/guest-mix" -o "$tmp/f.json"
+check "export --filter: status" 0 "$?"
+out=$("$here/check-chrome-json.py" "$tmp/f.json" --syscalls \
+	"$("$ltt" report -e syscall_entry --pid 55 "$fx/guest-mix" | wc -l)"); rc=$?
+check "export --filter: checked ($out)" 0 "$rc"
+"$ltt" view --filter 'pid == 55' "$fx/guest-mix" -o "$tmp/f.html"
+check "view --filter: status" 0 "$?"
+read -r calls syscalls slices nlost marks tasks < <(view_data "$tmp/f.html")
+check "view --filter: its calls" "$("$ltt" report -e syscall_entry --pid 55 "$fx/guest-mix" | wc -l)" "$syscalls"
+for cmd in report stats view export; do
+	out=$("$ltt" $cmd --filter 'pid = 3' "$fx/basic" 2>&1 >/dev/null); rc=$?
+	check "$cmd bad --filter: status" 2 "$rc"
+	check "$cmd bad --filter: message" 1 "$(grep -c "^ltt $cmd: --filter: at column 5: \"=\": did you mean \"==\"?" <<<"$out")"
+done
+out=$("$ltt" stats -e '!nosuch' "$fx/basic" 2>&1); rc=$?
+check "stats bad -e: status" 2 "$rc"
+check "stats bad -e: message" 1 "$(grep -c '^ltt stats: --event: .*nosuch' <<<"$out")"
+
 # stats --json: the figures of the text tables
 text=$("$ltt" stats -n 0 --pid 101 "$fx/basic")
 json=$("$ltt" stats --json --pid 101 "$fx/basic")

@@ -137,6 +137,7 @@ int main(void)
 		TESTS_FOLLOW,
 		TESTS_WATCH,
 		TESTS_TIMELINE,
+		TESTS_FILTER,
 	};
 
 	return cmocka_run_group_tests_name("libltt and ltt", tests, NULL,

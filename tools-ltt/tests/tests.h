@@ -135,6 +135,12 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(timeline_task_states_from_switches_and_wakeups), \
 	cmocka_unit_test(timeline_state_of_out_state)
 
+#define TESTS_FILTER							\
+	cmocka_unit_test(filter_matches_fields_and_context),		\
+	cmocka_unit_test(filter_counts_errors_of_guest_mix),		\
+	cmocka_unit_test(filter_reports_parse_errors),			\
+	cmocka_unit_test(filter_event_lists_with_exclusions)
+
 #define DECLARE(t)	void t(void **state)
 DECLARE(reader_reads_every_event);
 DECLARE(reader_registry_matches_the_kernel_layout);
@@ -202,5 +208,9 @@ DECLARE(timeline_cuts_a_call_that_sleeps_and_moves);
 DECLARE(timeline_softirq_ends_at_its_last_event);
 DECLARE(timeline_task_states_from_switches_and_wakeups);
 DECLARE(timeline_state_of_out_state);
+DECLARE(filter_matches_fields_and_context);
+DECLARE(filter_counts_errors_of_guest_mix);
+DECLARE(filter_reports_parse_errors);
+DECLARE(filter_event_lists_with_exclusions);
 
 #endif /* LTT_TESTS_H */
