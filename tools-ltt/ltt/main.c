@@ -19,6 +19,8 @@ static const struct ltt_subcmd commands[] = {
 	{ "view", "write the trace as a timeline in one HTML file", cmd_view },
 	{ "export", "write the trace for other viewers (Chrome JSON, for Perfetto)",
 	  cmd_export },
+	{ "list", "list the events of a trace or of the kernel, with their fields",
+	  cmd_list },
 };
 
 static void usage(FILE *out)

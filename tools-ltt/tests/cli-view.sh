@@ -200,6 +200,17 @@ out=$("$ltt" stats -e '!nosuch' "$fx/basic" 2>&1); rc=$?
 check "stats bad -e: status" 2 "$rc"
 check "stats bad -e: message" 1 "$(grep -c '^ltt stats: --event: .*nosuch' <<<"$out")"
 
+# list: every event of the metadata, with its fields
+check "list: every event" "$(grep -c '^event {' "$fx/lossy/metadata")" "$("$ltt" list "$fx/lossy" | wc -l)"
+check "list: custom events" "$(grep -c 'model.emf.uri = "ltt:custom"' "$fx/lossy/metadata")" \
+	"$("$ltt" list "$fx/lossy" | grep -c ' (custom)$')"
+check "list: fields" "  18  fs_open                  fd:s32 trunc:u8 filename:string" \
+	"$("$ltt" list -e fs_open "$fx/basic")"
+check "list -e exclusions" "$(("$(grep -c '^event {' "$fx/basic/metadata")" - 2))" \
+	"$("$ltt" list -e '!syscall_*' "$fx/basic" | wc -l)"
+"$ltt" list "$fx/basic" "$fx/lossy" >/dev/null 2>&1
+check "list two DIRs: status" 2 "$?"
+
 # stats --json: the figures of the text tables
 text=$("$ltt" stats -n 0 --pid 101 "$fx/basic")
 json=$("$ltt" stats --json --pid 101 "$fx/basic")
