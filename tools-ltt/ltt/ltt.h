@@ -29,6 +29,7 @@ int cmd_watch(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 
 /* One option of a subcommand, for parsing and for --help. */
 struct ltt_opt {

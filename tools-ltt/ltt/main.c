@@ -21,6 +21,8 @@ static const struct ltt_subcmd commands[] = {
 	  cmd_export },
 	{ "list", "list the events of a trace or of the kernel, with their fields",
 	  cmd_list },
+	{ "analyze", "latencies (syscalls, scheduling, irqs), I/O and CPU usage",
+	  cmd_analyze },
 };
 
 static void usage(FILE *out)

@@ -65,12 +65,15 @@ const char *tl_softirq_name(uint64_t vec)
 	return vec < sizeof(names) / sizeof(names[0]) ? names[vec] : NULL;
 }
 
-/* Events a softirq handler makes: they do not end the softirq. */
+/*
+ * Events a softirq handler makes: they do not end the softirq.  An
+ * interrupt does: it may come after the softirq returned as well as in
+ * it, and the end is a lower bound either way.
+ */
 static const char *const softirq_events[] = {
 	"tasklet_action", "tasklet_hi_action", "timer_expired",
 	"process_wakeup", "process_signal", "mm_page_alloc", "mm_page_free",
-	"net_packet_in", "net_packet_out", "irq_entry", "irq_exit",
-	"timer_tick", "socket_receive",
+	"net_packet_in", "net_packet_out", "socket_receive",
 };
 
 /* Grow *@v of *@cap elements of @size to hold one more; -1: no memory. */

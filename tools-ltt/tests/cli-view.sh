@@ -211,6 +211,26 @@ check "list -e exclusions" "$(("$(grep -c '^event {' "$fx/basic/metadata")" - 2)
 "$ltt" list "$fx/basic" "$fx/lossy" >/dev/null 2>&1
 check "list two DIRs: status" 2 "$?"
 
+# analyze: against ltt report --syscalls's lines, and its own JSON
+aj=$("$ltt" analyze --json "$fx/guest-mix")
+check "analyze: calls timed" "$("$ltt" report --syscalls "$fx/guest-mix" | grep -E '\) = ' | grep -vc '= ?$')" \
+	"$(python3 -c 'import json, sys; print(json.load(sys.stdin)["syscalls"]["count"])' <<<"$aj")"
+check "analyze: openat p99" "$("$ltt" report --syscalls "$fx/guest-mix" | grep '\] openat(' |
+	sed 's/.*<\([0-9]*\)\.\([0-9]*\) ms>$/\1\2/' | sed 's/^0*//' | sort -n |
+	awk '{ v[NR] = $1 } END { r = int((99 * NR + 99) / 100); print v[r] }')" \
+	"$(python3 -c 'import json, sys
+for s in json.load(sys.stdin)["syscalls"]["by_name"]:
+    if s["name"] == "openat": print(s["p99_ns"])' <<<"$aj")"
+check "analyze: text and JSON agree" "$(python3 -c 'import json, sys
+for s in json.load(sys.stdin)["syscalls"]["by_name"][:3]: print(s["name"], s["count"])' <<<"$aj")" \
+	"$("$ltt" analyze -a syscalls -n 3 "$fx/guest-mix" | awk '/^System call latency/ { on = 1; getline; next } on && NF == 8 && $1 != "(all)" { print $1, $2 }')"
+check "analyze: I/O" "$(grep ' fs_write: ' <<<"$plain" | awk '{ s += substr($NF, 7) } END { print s }')" \
+	"$(python3 -c 'import json, sys; print(sum(i["write_bytes"] for i in json.load(sys.stdin)["io"]))' <<<"$aj")"
+out=$("$ltt" analyze -a nosuch "$fx/basic" 2>&1); rc=$?
+check "analyze bad --analysis: status" 2 "$rc"
+check "analyze bad --analysis: message" 1 "$(grep -c '^ltt analyze: --analysis nosuch: the analyses are' <<<"$out")"
+check "analyze help" 1 "$("$ltt" analyze --help | grep -c '^usage: ltt analyze')"
+
 # stats --json: the figures of the text tables
 text=$("$ltt" stats -n 0 --pid 101 "$fx/basic")
 json=$("$ltt" stats --json --pid 101 "$fx/basic")

@@ -138,6 +138,7 @@ int main(void)
 		TESTS_WATCH,
 		TESTS_TIMELINE,
 		TESTS_FILTER,
+		TESTS_ANALYSES,
 	};
 
 	return cmocka_run_group_tests_name("libltt and ltt", tests, NULL,

@@ -141,6 +141,14 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(filter_reports_parse_errors),			\
 	cmocka_unit_test(filter_event_lists_with_exclusions)
 
+#define TESTS_ANALYSES							\
+	cmocka_unit_test(analyses_percentiles_by_nearest_rank),	\
+	cmocka_unit_test(analyses_syscall_latency_of_the_basic_fixture), \
+	cmocka_unit_test(analyses_scheduling_latency),			\
+	cmocka_unit_test(analyses_syscalls_irqs_and_softirqs),		\
+	cmocka_unit_test(analyses_io_per_process_and_file),		\
+	cmocka_unit_test(analyses_cpu_usage)
+
 #define DECLARE(t)	void t(void **state)
 DECLARE(reader_reads_every_event);
 DECLARE(reader_registry_matches_the_kernel_layout);
@@ -212,5 +220,11 @@ DECLARE(filter_matches_fields_and_context);
 DECLARE(filter_counts_errors_of_guest_mix);
 DECLARE(filter_reports_parse_errors);
 DECLARE(filter_event_lists_with_exclusions);
+DECLARE(analyses_percentiles_by_nearest_rank);
+DECLARE(analyses_syscall_latency_of_the_basic_fixture);
+DECLARE(analyses_scheduling_latency);
+DECLARE(analyses_syscalls_irqs_and_softirqs);
+DECLARE(analyses_io_per_process_and_file);
+DECLARE(analyses_cpu_usage);
 
 #endif /* LTT_TESTS_H */
