@@ -591,8 +591,13 @@ static void on_mark(struct timeline *tl, const struct ltt_item *it)
 	tl->n_marks++;
 }
 
+/*
+ * Events lost on a CPU: what ran there, and what its task had open, is
+ * unknown from the range's start; the next event starts afresh.
+ */
 static void on_lost(struct timeline *tl, const struct ltt_item *it)
 {
+	struct tl_cpu *c = &tl->cpu[it->cpu];
 	struct tl_lost *l;
 
 	if (GROW(tl, lost, n_lost, cap_lost))
@@ -603,6 +608,17 @@ static void on_lost(struct timeline *tl, const struct ltt_item *it)
 	l->t1 = it->ts;
 	l->events = it->lost_events;
 	l->packets = it->lost_packets;
+	if (c->seen) {
+		uint64_t at = it->lost_from > c->piece ? it->lost_from : c->piece;
+		struct tl_task *k = running(tl, c);
+
+		while (c->depth)
+			cpu_pop(tl, it->cpu, at, TL_UNFINISHED);
+		while (k && k->cpu == (int32_t)it->cpu && k->depth)
+			task_pop(tl, k, at, TL_UNFINISHED);
+		run_end(tl, it->cpu, at, TL_UNKNOWN);
+		c->seen = false;
+	}
 }
 
 /* Process life: who belongs to which process, forks, wakeups, exits. */

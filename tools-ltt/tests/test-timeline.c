@@ -318,3 +318,43 @@ void timeline_state_of_out_state(void **state)
 	assert_string_equal(tl_softirq_name(9), "RCU");
 	assert_null(tl_softirq_name(10));
 }
+
+/* A lost range cuts what the CPU had open: the running task's call. */
+void timeline_lost_events_cut_the_cpu(void **state)
+{
+	const struct tl_call *c;
+	struct ltt_registry reg;
+	struct fx_writer w;
+	char dir[256];
+	struct run r;
+	unsigned int lanes;
+	uint64_t total;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/ltt-timeline-lost-%d", getpid());
+	assert_int_equal(fx_registry(&reg), 0);
+	assert_int_equal(fx_open(&w, dir, &reg, 1, 4096, FX_CLOCK_OFFSET), 0);
+	fx_set_pid(&w, 0, 700);
+	EV(0, FX_T0 + 1000, "syscall_entry", 0, 0x401000);
+	assert_int_equal(fx_lose(&w, 0, FX_T0 + 1500, 5), 0);
+	fx_set_pid(&w, 0, 701);
+	EV(0, FX_T0 + 5000, "syscall_entry", 110, 0x401000);
+	EV(0, FX_T0 + 5100, "syscall_exit", 700);
+	assert_int_equal(fx_close(&w, FX_T0 + 6000), 0);
+	run_tl(&r, dir);
+	assert_int_equal(r.tl.n_lost, 1);
+	assert_int_equal(r.tl.lost[0].events, 5);
+	assert_int_equal(calls(&r, TL_SYSCALL, "read", &c), 1);
+	assert_true(c->flags & TL_UNFINISHED);
+	assert_int_equal(c->t1, r.tl.lost[0].t0);
+	assert_int_equal(pieces(&r, c, &lanes, &total), 1);
+	/* the task after the gap runs from its first event */
+	assert_int_equal(calls(&r, TL_RUN, NULL, &c), 2);
+	for (unsigned int i = 0; i < r.tl.n_calls; i++)
+		if (r.tl.calls[i].kind == TL_RUN && r.tl.calls[i].pid == 701)
+			assert_int_equal(r.tl.calls[i].t0, FX_T0 + 5000);
+	assert_int_equal(calls(&r, TL_SYSCALL, "getppid", &c), 1);
+	assert_int_equal(c->t1 - c->t0, 100);
+	run_free(&r);
+	remove_copy(dir);
+}

@@ -133,7 +133,8 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(timeline_cuts_a_call_that_sleeps_and_moves),	\
 	cmocka_unit_test(timeline_softirq_ends_at_its_last_event),	\
 	cmocka_unit_test(timeline_task_states_from_switches_and_wakeups), \
-	cmocka_unit_test(timeline_state_of_out_state)
+	cmocka_unit_test(timeline_state_of_out_state),			\
+	cmocka_unit_test(timeline_lost_events_cut_the_cpu)
 
 #define TESTS_FILTER							\
 	cmocka_unit_test(filter_matches_fields_and_context),		\
@@ -216,6 +217,7 @@ DECLARE(timeline_cuts_a_call_that_sleeps_and_moves);
 DECLARE(timeline_softirq_ends_at_its_last_event);
 DECLARE(timeline_task_states_from_switches_and_wakeups);
 DECLARE(timeline_state_of_out_state);
+DECLARE(timeline_lost_events_cut_the_cpu);
 DECLARE(filter_matches_fields_and_context);
 DECLARE(filter_counts_errors_of_guest_mix);
 DECLARE(filter_reports_parse_errors);
