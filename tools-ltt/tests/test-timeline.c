@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../ltt/json.h"
 #include "../ltt/ltt.h"
 #include "../ltt/timeline.h"
 #include "tests.h"
@@ -357,4 +358,22 @@ void timeline_lost_events_cut_the_cpu(void **state)
 	assert_int_equal(c->t1 - c->t0, 100);
 	run_free(&r);
 	remove_copy(dir);
+}
+
+/* Strings in the view's data can hold no "</script>", nor break JSON. */
+void timeline_json_strings_for_html(void **state)
+{
+	char buf[256] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+	struct b64 e;
+
+	(void)state;
+	assert_non_null(f);
+	json_str(f, "a\"b\\c\n</script>&\x01");
+	putc(' ', f);
+	b64_begin(&e, f);
+	b64_u32(&e, 0x64636261);	/* "abcd", little-endian */
+	b64_end(&e);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "\"a\\\"b\\\\c\\n\\u003c/script\\u003e\\u0026\\u0001\" \"YWJjZA==\"");
 }
