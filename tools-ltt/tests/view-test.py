@@ -10,8 +10,10 @@ Checks, against what `ltt report` and `ltt stats` say of the same trace
 that made the most system calls, the search box finding that process and
 its most frequent system call, a click on a slice showing its fields, no
 script error; keeps OUT/TRACE.png.  Then (--big, default 1000000; 0: not)
-a synthetic trace of that many events: the times to write its view, to
-open it and to zoom in, printed; the view must open and draw its lanes.
+a synthetic trace of that many events (mkfixtures --big-mix: 200 tasks on
+2 CPUs, system calls, faults, interrupts, softirqs, sleeps): the times to
+write its view, to open it and to zoom in, printed; the view must open
+and draw its lanes, also past --max-slices.
 """
 import argparse
 import os
@@ -142,7 +144,7 @@ def test_big(b, ltt, mkfixtures, events, out):
     with tempfile.TemporaryDirectory(prefix="ltt-big-") as tmp:
         trace = os.path.join(tmp, "big")
         t = time.monotonic()
-        run(mkfixtures, "--big", trace, str(events))
+        run(mkfixtures, "--big-mix", trace, str(events))
         made = time.monotonic() - t
         html = os.path.join(out, "big.html")
         t = time.monotonic()
