@@ -678,7 +678,8 @@ void tl_add(struct timeline *tl, const struct ltt_item *it)
 	}
 	/* a softirq ends at the first event it does not make */
 	if (c->depth && tl->calls[c->frame[c->depth - 1]].kind == TL_SOFTIRQ &&
-	    !tl->in_softirq[id] && id != tl->id_softirq)
+	    id != tl->id_softirq && (!tl->in_softirq[id] ||
+				     it->ts - c->soft_last > TL_SOFTIRQ_GAP))
 		cpu_unwind(tl, it->cpu, TL_SOFTIRQ, it->ts);
 	if (c->depth)
 		c->soft_last = it->ts;

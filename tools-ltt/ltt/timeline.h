@@ -20,7 +20,8 @@
  *
  * The trace does not say when a softirq ends (the kernel records its
  * entry only): it lasts until the last event its CPU makes in softirq
- * context before one that softirq context does not make (at least that
+ * context before one that softirq context does not make, or one that
+ * comes more than TL_SOFTIRQ_GAP after the one before (at least that
  * long: TL_END_GUESSED).
  */
 #ifndef LTT_TIMELINE_H
@@ -33,6 +34,7 @@
 
 #define TL_CPUS		256
 #define TL_DEPTH	8		/* frames a task or CPU keeps open */
+#define TL_SOFTIRQ_GAP	1000000		/* ns: events further apart are not one softirq's */
 
 enum tl_kind {
 	TL_RUN,				/* a task on a CPU */

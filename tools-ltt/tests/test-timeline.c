@@ -377,3 +377,30 @@ void timeline_json_strings_for_html(void **state)
 	assert_int_equal(fclose(f), 0);
 	assert_string_equal(buf, "\"a\\\"b\\\\c\\n\\u003c/script\\u003e\\u0026\\u0001\" \"YWJjZA==\"");
 }
+
+/* An event long after a softirq's last one is not the softirq's. */
+void timeline_softirq_ends_before_a_gap(void **state)
+{
+	const struct tl_call *c;
+	struct ltt_registry reg;
+	struct fx_writer w;
+	char dir[256];
+	struct run r;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/ltt-timeline-gap-%d", getpid());
+	assert_int_equal(fx_registry(&reg), 0);
+	assert_int_equal(fx_open(&w, dir, &reg, 1, 4096, FX_CLOCK_OFFSET), 0);
+	fx_set_pid(&w, 0, 0);
+	EV(0, FX_T0 + 1000, "softirq", 9);
+	EV(0, FX_T0 + 1500, "process_wakeup", 14, 1);
+	EV(0, FX_T0 + 1500 + TL_SOFTIRQ_GAP + 1, "process_wakeup", 15, 1);
+	EV(0, FX_T0 + 1600 + TL_SOFTIRQ_GAP + 1, "sched_change", 15, 0, 0);
+	assert_int_equal(fx_close(&w, FX_T0 + 10000000), 0);
+	run_tl(&r, dir);
+	assert_int_equal(calls(&r, TL_SOFTIRQ, "RCU", &c), 1);
+	assert_int_equal(c->t0, FX_T0 + 1000);
+	assert_int_equal(c->t1, FX_T0 + 1500);
+	run_free(&r);
+	remove_copy(dir);
+}

@@ -135,7 +135,8 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(timeline_task_states_from_switches_and_wakeups), \
 	cmocka_unit_test(timeline_state_of_out_state),			\
 	cmocka_unit_test(timeline_lost_events_cut_the_cpu),		\
-	cmocka_unit_test(timeline_json_strings_for_html)
+	cmocka_unit_test(timeline_json_strings_for_html),		\
+	cmocka_unit_test(timeline_softirq_ends_before_a_gap)
 
 #define TESTS_FILTER							\
 	cmocka_unit_test(filter_matches_fields_and_context),		\
@@ -220,6 +221,7 @@ DECLARE(timeline_task_states_from_switches_and_wakeups);
 DECLARE(timeline_state_of_out_state);
 DECLARE(timeline_lost_events_cut_the_cpu);
 DECLARE(timeline_json_strings_for_html);
+DECLARE(timeline_softirq_ends_before_a_gap);
 DECLARE(filter_matches_fields_and_context);
 DECLARE(filter_counts_errors_of_guest_mix);
 DECLARE(filter_reports_parse_errors);

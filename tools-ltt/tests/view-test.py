@@ -132,6 +132,17 @@ def test_trace(b, ltt, trace, out):
         check("%s: a click shows its fields" % name,
               exp["syscall"] in det and "returned" in det and "ip\t0x" in det,
               "details: %r" % det)
+        # the same call in its task's lane
+        b.eval("lttView.reveal(%d)" % [x["type"] for x in r].index("call"))
+        box = b.eval("lttView.taskCallBox()")
+        check("%s: the call is in its task's lane" % name, box is not None and box["w"] > 0,
+              "box: %s" % box)
+        if box:
+            b.eval("lttView.clearSelection()")
+            b.click(left + box["x"] + box["w"] / 2, top + box["y"] + box["h"] / 2)
+            det = b.eval("lttView.details()")
+            check("%s: a click in the task's lane shows the call" % name,
+                  "kind\tsyscall" in det and box["name"] in det, "details: %r" % det)
     b.eval("lttView.zoomTo(0, lttView.view().span)")
     b.eval("lttView.search(%r)" % exp["comm"])
     png = os.path.join(out, name + ".png")
