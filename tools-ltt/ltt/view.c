@@ -35,10 +35,10 @@ static const struct ltt_opt view_opts[] = {
 	{ OPT_UTC, "utc", NULL, "wall-clock times in UTC, not local time" },
 	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
 	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR (see ltt(1))" },
-	{ OPT_MAX, "max-slices", "N", "keep at most N slices, the longest (default 4000000); the summaries count all" },
+	{ OPT_MAX, "max-slices", "N", "keep at most N slices, the longest (default 2000000); the summaries count all" },
 };
 
-#define VIEW_MAX_SLICES		4000000
+#define VIEW_MAX_SLICES		2000000
 #define VIEW_BUCKETS_MIN	256
 #define VIEW_BUCKETS_MAX	65536
 
