@@ -110,49 +110,81 @@ static int view_lanes(struct view *v)
 	return 0;
 }
 
-static unsigned int log2_of(uint64_t d)
+/* The @k-th smallest (from 0) of @n values, which are reordered. */
+static uint64_t select_kth(uint64_t *v, size_t n, size_t k)
 {
-	unsigned int n = 0;
+	size_t lo = 0, hi = n - 1;
 
-	while (d >>= 1)
-		n++;
-	return n;
+	while (lo < hi) {
+		uint64_t pivot = v[lo + (hi - lo) / 2], t;
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = v[i];
+				v[i++] = v[j];
+				v[j] = t;
+				if (!j--)
+					break;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
 }
 
 /*
- * Keep at most max_slices slices: the longest (by powers of two of
- * their length, so that the cut is the same for all lanes), and the
- * calls they show.
+ * Keep at most max_slices slices, the longest (one length threshold for
+ * every lane: the shortest go, wherever they are), and the calls they
+ * show.
  */
 static int view_select(struct view *v)
 {
 	struct timeline *tl = &v->tl;
-	uint64_t hist[65] = { 0 }, kept = 0;
-	unsigned int min_log = 0, l;
+	uint64_t threshold = 0, at_threshold = 0;
+	bool cut = tl->n_slices > v->max_slices;
 	uint32_t i;
 
 	v->slice_kept = calloc(tl->n_slices + 1, sizeof(bool));
 	v->call_new = malloc((tl->n_calls + 1) * sizeof(uint32_t));
 	if (!v->slice_kept || !v->call_new)
 		return -1;
-	if (tl->n_slices > v->max_slices) {
+	if (cut) {
+		uint64_t *d = malloc((size_t)tl->n_slices * sizeof(*d));
+
+		if (!d)
+			return -1;
 		for (i = 0; i < tl->n_slices; i++)
-			hist[log2_of(tl->slices[i].t1 - tl->slices[i].t0)]++;
-		for (l = 65; l-- > 0;) {
-			if (kept + hist[l] > v->max_slices) {
-				min_log = l + 1;
-				break;
-			}
-			kept += hist[l];
-		}
+			d[i] = tl->slices[i].t1 - tl->slices[i].t0;
+		threshold = select_kth(d, tl->n_slices, tl->n_slices - v->max_slices);
+		free(d);
+		/* those longer all stay; of those as long, the first ones */
+		at_threshold = v->max_slices;
+		for (i = 0; i < tl->n_slices; i++)
+			at_threshold -= tl->slices[i].t1 - tl->slices[i].t0 > threshold;
 	}
 	for (i = 0; i < tl->n_calls; i++)
 		v->call_new[i] = UINT32_MAX;
 	for (i = 0; i < tl->n_slices; i++) {
 		const struct tl_slice *s = &tl->slices[i];
+		uint64_t len = s->t1 - s->t0;
 
-		if (min_log && log2_of(s->t1 - s->t0) < min_log)
+		if (cut && len < threshold)
 			continue;
+		if (cut && len == threshold) {
+			if (!at_threshold)
+				continue;
+			at_threshold--;
+		}
 		v->slice_kept[i] = true;
 		v->n_slices_kept++;
 		v->call_new[s->call] = 0;

@@ -71,6 +71,25 @@ check "view --max-slices: message" 1 "$(grep -cE '^ltt view: [0-9]+ of [0-9]+ sl
 read -r calls syscalls slices nlost marks tasks < <(view_data "$tmp/cut.html")
 check "view --max-slices: at most 10" 1 "$((slices <= 10 && slices > 0))"
 
+# the slices kept are the longest: the same lengths as the longest of all
+"$ltt" view --max-slices 1000 "$fx/guest-mix" -o "$tmp/cut.html" 2>/dev/null
+check "view --max-slices: the longest" "ok" "$(python3 - "$tmp/guest-mix.html" "$tmp/cut.html" <<'EOF'
+import base64, json, re, struct, sys
+def lengths(path):
+    d = json.loads(re.search(r'<script id="ltt-data" type="application/json">(.*?)</script>',
+                             open(path, encoding="utf-8").read(), re.S).group(1))
+    n = d["slices"]["n"]
+    t0 = struct.unpack("<%dd" % n, base64.b64decode(d["slices"]["t0"]))
+    t1 = struct.unpack("<%dd" % n, base64.b64decode(d["slices"]["t1"]))
+    return sorted((b - a for a, b in zip(t0, t1)), reverse=True), d
+full, _ = lengths(sys.argv[1])
+cut, d = lengths(sys.argv[2])
+ok = len(cut) == 1000 and cut == full[:1000] and d["slices"]["all"] == len(full)
+print("ok" if ok else "kept %d, all %d, differ at %s" % (len(cut), d["slices"]["all"],
+      next((i for i, (a, b) in enumerate(zip(cut, full)) if a != b), None)))
+EOF
+)"
+
 (cd "$tmp" && "$ltt" view "$fx/basic/" >/dev/null)
 check "view: default output DIR.html" 1 "$(test -s "$tmp/basic.html" && echo 1)"
 
