@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ltt.h"
 #include "filter.h"
+#include "ltt.h"
 #include "out.h"
 #include "strace.h"
 #include "syscalls.h"
