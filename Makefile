@@ -11,6 +11,7 @@
 #   make demo         record a mixed workload in the guest: build/demo-trace/
 #   make e2e          the demo, then babeltrace2 and ltt report must agree
 #   make watch-test   every ltt watch script names its culprit in the guest
+#   make view-test    ltt view of the guest's trace in headless Chromium
 #   make bench        LTT against ftrace under QEMU: the table of BENCHMARKS.md
 #   make cross        cross-compile kernel/ltt and the syscall tables
 #   make checkpatch   scripts/checkpatch.pl --strict on every patch
@@ -29,7 +30,8 @@ export KSRC
 
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
 	cross checkpatch bisect deps clean help tools tools-test demo e2e \
-	watch-test bench deb deb-test deb-kernel deps-tools deps-deb deps-kernel
+	watch-test bench deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
+	view-test
 
 all: kernel
 
@@ -105,7 +107,13 @@ watch-test: deps
 bench: deps
 	scripts/bench.sh
 
-check: deps tools-test deb-test check-patches checkpatch boot e2e watch-test cross bisect
+# The view of the trace make e2e recorded in the guest, and the fixtures'.
+view-test: e2e
+	scripts/deps.sh tools view
+	$(MAKE) -C tools-ltt view-test VIEW_TRACES=$(CURDIR)/build/demo-trace
+
+check: deps tools-test deb-test check-patches checkpatch boot e2e view-test \
+	watch-test cross bisect
 
 clean:
 	rm -rf build

@@ -27,6 +27,8 @@ declare -A GROUP=(
 	# build matrix
 	[cross]="gcc-i686-linux-gnu gcc-powerpc-linux-gnu gcc-sh4-linux-gnu
 		gcc-s390x-linux-gnu gcc-mips-linux-gnu gcc-arm-linux-gnueabihf"
+	# ltt view's test (make view-test): a real browser
+	[view]="chromium"
 )
 # A group needs these too.
 declare -A NEEDS=([deb]=tools)
@@ -35,7 +37,7 @@ declare -A NEEDS=([deb]=tools)
 group_packages() {
 	local g
 
-	(($#)) || set -- tools deb kernel guest cross
+	(($#)) || set -- tools deb kernel guest cross view
 	for g in "$@"; do
 		[[ -v GROUP[$g] ]] || die "no package group $g (${!GROUP[*]})"
 		printf '%s\n' ${GROUP[$g]}

@@ -26,6 +26,10 @@ int cmd_log(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 
 /* One option of a subcommand, for parsing and for --help. */
 struct ltt_opt {

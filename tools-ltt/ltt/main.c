@@ -22,6 +22,13 @@ static const struct ltt_subcmd commands[] = {
 	  cmd_stats },
 	{ "watch", "run a Lua script on every event, live or on a trace",
 	  cmd_watch },
+	{ "view", "write the trace as a timeline in one HTML file", cmd_view },
+	{ "export", "write the trace for other viewers (Chrome JSON, for Perfetto)",
+	  cmd_export },
+	{ "list", "list the events of a trace or of the kernel, with their fields",
+	  cmd_list },
+	{ "analyze", "latencies (syscalls, scheduling, irqs), I/O and CPU usage",
+	  cmd_analyze },
 };
 
 static void usage(FILE *out)

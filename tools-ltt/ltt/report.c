@@ -7,9 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
+<<<<<<< HEAD
 #include "../lib/checked.h"
+=======
+#include "filter.h"
+>>>>>>> view
 #include "ltt.h"
 #include "out.h"
+#include "strace.h"
 #include "syscalls.h"
 
 enum {
@@ -17,16 +22,22 @@ enum {
 	OPT_TO,
 	OPT_UTC,
 	OPT_RAW,
+	OPT_SYSCALLS,
+	OPT_JSON,
+	OPT_FILTER,
 };
 
 static const struct ltt_opt report_opts[] = {
-	{ 'e', "event", "LIST", "only these events (names, prefix*, ids)" },
+	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
+	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR: comm == \"sh\" && ret < 0" },
 	{ 'p', "pid", "PID[,PID]", "only events of these processes" },
 	{ 'c', "cpu", "CPU", "only events of this CPU" },
 	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
 	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
 	{ OPT_UTC, "utc", NULL, "wall-clock time in UTC, not local time" },
 	{ OPT_RAW, "raw-time", NULL, "the trace clock in ns instead of wall-clock time" },
+	{ OPT_SYSCALLS, "syscalls", NULL, "system calls as strace prints them: name(args) = ret <time>" },
+	{ OPT_JSON, "json", NULL, "one JSON object per line" },
 };
 
 #define REPORT_PIDS_MAX	64
@@ -41,10 +52,14 @@ struct report {
 	uint64_t from, to;
 	bool utc;
 	bool raw_time;
+	bool syscalls, json;		/* --syscalls, --json */
+	const char *filter_arg;
+	struct filter *filter;		/* --filter */
 	bool started;
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
 	int *fd_field;			/* per event id: its "fd", or -1 */
+	struct field_notes *notes;	/* names of trap, signal... numbers */
 	struct out *out;		/* stdout */
 	int64_t clock_secs;		/* report_clock()'s cache */
 	char clock_text[32];
@@ -152,6 +167,8 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 		else if ((int)i == r->fd_field[d->id])
 			report_note(o, ltt_trace_file(r->trace, it->pid,
 						      ltt_item_int(it, i)));
+		else if (r->notes)
+			report_note(o, field_note(r->notes, it, i));
 	}
 }
 
@@ -241,10 +258,21 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 		case OPT_RAW:
 			r->raw_time = true;
 			break;
+		case OPT_SYSCALLS:
+			r->syscalls = true;
+			break;
+		case OPT_JSON:
+			r->json = true;
+			break;
+		case OPT_FILTER:
+			r->filter_arg = p->arg;
+			break;
 		}
 	}
 	if (p->ind != argc - 1)
 		opt_usage_error(p, "one trace directory expected");
+	if (r->syscalls && *events)
+		opt_usage_error(p, "--syscalls shows system calls: no --event");
 }
 
 int cmd_report(int argc, char **argv)
@@ -258,13 +286,16 @@ int cmd_report(int argc, char **argv)
 	const struct ltt_item *it;
 	const char *events = NULL;
 	struct ltt_trace *t;
+	struct strace *st = NULL;
 	unsigned int errors;
+	int failed = 0;
 
 	report_parse(&r, &p, argc, argv, &events);
 	t = open_trace_or_die(p.cmd, argv[p.ind]);
 	r.trace = t;
 	reg = ltt_trace_registry(t);
 	r.syscall_entry = ltt_registry_find(reg, "syscall_entry");
+	r.notes = field_notes_new(reg);
 	if (report_find_fds(&r, reg)) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
@@ -272,13 +303,20 @@ int cmd_report(int argc, char **argv)
 	if (events) {
 		r.event_mask = calloc((reg->n_events + 63) / 64, 8);
 		if (!r.event_mask ||
-		    ltt_parse_events(reg, events, r.event_mask, reg->n_events)) {
+		    parse_event_list(reg, events, r.event_mask, reg->n_events)) {
 			warnx_cmd(p.cmd, "--event: %s", ltt_error());
 			free(r.event_mask);
 			free(r.fd_field);
 			ltt_trace_close(t);
 			return 2;
 		}
+	}
+	if (r.filter_arg) {
+		char err[256];
+
+		r.filter = filter_new(r.filter_arg, reg, err, sizeof(err));
+		if (!r.filter)
+			opt_usage_error(&p, "--filter: %s", err);
 	}
 	r.out = malloc(sizeof(*r.out));
 	if (!r.out) {
@@ -288,14 +326,37 @@ int cmd_report(int argc, char **argv)
 	r.out->fd = STDOUT_FILENO;
 	r.out->len = 0;
 	r.out->failed = false;
+<<<<<<< HEAD
 	/* output that cannot be written ends the report */
 	while (!r.out->failed && ltt_trace_next(t, &it) > 0) {
+=======
+	if (r.syscalls && !(st = strace_new(t, r.out, r.json, r.utc))) {
+		warnx_cmd(p.cmd, "out of memory");
+		return 1;
+	}
+	while (ltt_trace_next(t, &it) > 0) {
+>>>>>>> view
 		if (!r.started)
 			report_start(&r, it, &p);
-		if (report_wanted(&r, it))
+		if (!report_wanted(&r, it) ||
+		    (r.filter && !filter_match(r.filter, t, it)))
+			continue;
+		if (st)
+			strace_add(st, it);
+		else if (r.json)
+			report_json_item(r.out, t, it, r.start_ts, r.utc);
+		else
 			report_item(&r, it);
 	}
+	if (st) {
+		failed = strace_finish(st);
+		strace_free(st);
+	}
 	out_flush(r.out);
+	if (failed || ((r.syscalls || r.json) && r.out->failed)) {
+		warnx_cmd(p.cmd, "write error on the standard output");
+		failed = 1;
+	}
 	errors = print_trace_errors(p.cmd, t);
 	if (r.out->failed) {
 		warnx_cmd(p.cmd, "standard output: %s: the report is incomplete",
@@ -304,7 +365,9 @@ int cmd_report(int argc, char **argv)
 	}
 	free(r.out);
 	free(r.fd_field);
+	field_notes_free(r.notes);
+	filter_free(r.filter);
 	free(r.event_mask);
 	ltt_trace_close(t);
-	return errors ? 1 : 0;
+	return errors || failed ? 1 : 0;
 }

@@ -8,13 +8,21 @@
 #include <string.h>
 
 #include "analysis.h"
+<<<<<<< HEAD
 #include "../lib/checked.h"
+=======
+#include "filter.h"
+>>>>>>> view
 #include "ltt.h"
+#include "stats-json.h"
 #include "syscalls.h"
 
 static const struct ltt_opt stats_opts[] = {
 	{ 'p', "pid", "PID", "also time each system call of task PID" },
 	{ 'n', "top", "N", "show the N first lines of each table (default 20, 0: all)" },
+	{ 'j', "json", NULL, "one JSON object with every row of every table" },
+	{ 'e', "event", "LIST", "count only these events (names, prefix*, ids; !ITEM leaves out)" },
+	{ 256, "filter", "EXPR", "count only events that match EXPR (see ltt(1))" },
 };
 
 /* Sort helpers: by a count, largest first. */
@@ -202,6 +210,10 @@ int cmd_stats(int argc, char **argv)
 	struct ltt_trace *t;
 	struct stats *st;
 	int32_t pid = -1;
+	bool json = false;
+	const char *events = NULL, *expr = NULL;
+	struct item_select sel;
+	char err[300];
 	int c;
 
 	while ((c = opt_next(&p, argc, argv)) != -1) {
@@ -209,19 +221,41 @@ int cmd_stats(int argc, char **argv)
 			pid = opt_u64(&p, "--pid", p.arg);
 		else if (c == 'n')
 			top = opt_u64(&p, "--top", p.arg);
+		else if (c == 'j')
+			json = true;
+		else if (c == 'e')
+			events = p.arg;
+		else if (c == 256)
+			expr = p.arg;
 	}
 	if (p.ind != argc - 1)
 		opt_usage_error(&p, "one trace directory expected");
 	t = open_trace_or_die(p.cmd, argv[p.ind]);
+	if (item_select_init(&sel, ltt_trace_registry(t), events, expr, err,
+			     sizeof(err)))
+		opt_usage_error(&p, "%s", err);
 	st = malloc(sizeof(*st));
 	if (!st || stats_init(st, ltt_trace_registry(t), pid)) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
 	while (ltt_trace_next(t, &it) > 0)
-		stats_add(st, it);
+		if (item_selected(&sel, t, it))
+			stats_add(st, it);
 	stats_finish(st);
+	item_select_free(&sel);
 
+	if (json) {
+		stats_print_json(stdout, st, t);
+		if (fflush(stdout) || ferror(stdout)) {
+			warnx_cmd(p.cmd, "write error on the standard output");
+			stats_free(st);
+			free(st);
+			ltt_trace_close(t);
+			return 1;
+		}
+		goto done;
+	}
 	print_summary(st, t);
 	print_events(st, top, false);
 	print_events(st, top, true);
@@ -231,9 +265,15 @@ int cmd_stats(int argc, char **argv)
 	if (pid >= 0)
 		print_times(st, t);
 	print_lost(st);
+<<<<<<< HEAD
 	if (check_stdout(p.cmd))
 		errors = 1;
 	errors += print_trace_errors(p.cmd, t);
+=======
+	fflush(stdout);
+done:
+	errors = print_trace_errors(p.cmd, t);
+>>>>>>> view
 	stats_free(st);
 	free(st);
 	ltt_trace_close(t);

@@ -4,7 +4,13 @@
  * DIR/culprits, DIR/culprits-plain and DIR/strings.
  * mkfixtures --big DIR EVENTS: a large synthetic trace for benchmarks
  * (2 CPUs, syscall pairs, switches, forks and execs).
+ * mkfixtures --big-mix DIR EVENTS: a large trace shaped like a busy
+ * machine, for ltt view: 2 CPUs with 100 tasks each, system calls with
+ * their file events and errors, page faults inside calls, interrupts and
+ * softirqs that wake sleepers, preemptions, sleeps and I/O waits, `ltt
+ * log` lines; the same for the same EVENTS.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +68,144 @@ static int make_big(const char *dir, uint64_t events)
 	return fx_close(&w, FX_T0 + 100000000000ULL);
 }
 
+/* A small deterministic generator (xorshift). */
+static uint32_t mix_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (uint32_t)(*s >> 11);
+}
+
+#define MIX_TASKS	100
+
+#define MIX_EV(name, ...)						\
+	do {								\
+		int64_t f_[] = { __VA_ARGS__ };				\
+		if (fx_event(w, cpu, t, name, f_, NULL))		\
+			return -1;					\
+		n++;							\
+	} while (0)
+
+/* One CPU of --big-mix: its own tasks, so that none runs on both. */
+static int mix_cpu(struct fx_writer *w, unsigned int cpu, uint64_t events)
+{
+	static const struct { int nr; const char *ev; } calls[] = {
+		{ 0, "fs_read" }, { 1, "fs_write" }, { 257, "fs_open" },
+		{ 3, "fs_close" }, { 110, NULL }, { 202, NULL }, { 8, "fs_seek" },
+	};
+	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ (cpu + 1), t = FX_T0, n = 0;
+	int32_t base = 2000 + 1000 * cpu, pid = base;
+	bool sleeping[MIX_TASKS] = { false };
+	int64_t zero[3] = { 0 };
+
+	fx_set_pid(w, cpu, pid);
+	/* names, and processes of four threads each */
+	for (unsigned int k = 0; k < MIX_TASKS && n < events; k++) {
+		int64_t f[] = { base + k, base + k / 4 * 4, 1, 0 };
+		char name[16];
+
+		snprintf(name, sizeof(name), "app%u-%u", cpu, k / 4);
+		if (fx_event(w, cpu, t += 100, "statedump_process", f, name))
+			return -1;
+		n++;
+	}
+	while (n < events) {
+		unsigned int burst = 1 + mix_rand(&seed) % 20, i, next;
+		uint32_t r;
+
+		for (i = 0; i < burst && n < events; i++) {
+			unsigned int c = mix_rand(&seed) % 7;
+			bool fails = mix_rand(&seed) % 10 == 0 && calls[c].nr == 257;
+
+			t += 200 + mix_rand(&seed) % 3000;
+			MIX_EV("syscall_entry", calls[c].nr, 0x401000 + 16 * c);
+			if (mix_rand(&seed) % 10 == 0) {	/* a page fault inside */
+				t += 100 + mix_rand(&seed) % 500;
+				MIX_EV("trap_entry", 14, 0x7f0000000000ULL + mix_rand(&seed));
+				t += 500 + mix_rand(&seed) % 2000;
+				if (fx_event(w, cpu, t, "trap_exit", zero, NULL))
+					return -1;
+				n++;
+			}
+			t += 300 + mix_rand(&seed) % (calls[c].nr == 202 ? 50000 : 4000);
+			MIX_EV("syscall_exit", fails ? -2 : calls[c].nr == 257 ? 3 : 4096);
+			if (calls[c].ev && !fails) {
+				t += 50;
+				if (calls[c].nr == 257) {
+					if (fx_event(w, cpu, t, "fs_open", zero,
+						     mix_rand(&seed) % 2 ? "/etc/passwd" :
+						     "/usr/lib/libc.so.6"))
+						return -1;
+					n++;
+				} else {
+					MIX_EV(calls[c].ev, 3, 4096);
+				}
+			}
+		}
+		r = mix_rand(&seed) % 100;
+		if (r < 40) {	/* an interrupt, its softirq waking a sleeper */
+			unsigned int k = mix_rand(&seed) % MIX_TASKS, j;
+
+			for (j = 0; j < MIX_TASKS && !sleeping[k]; j++)
+				k = (k + 1) % MIX_TASKS;
+
+			t += 500;
+			MIX_EV("irq_entry", 11, 0);
+			t += 2000 + mix_rand(&seed) % 5000;
+			if (fx_event(w, cpu, t, "irq_exit", zero, NULL))
+				return -1;
+			t += 200;
+			MIX_EV("softirq", r % 2 ? 1 : 3);
+			t += 1000 + mix_rand(&seed) % 10000;
+			if (fx_event(w, cpu, t, "timer_expired", zero, NULL))
+				return -1;
+			n += 2;
+			if (sleeping[k]) {
+				t += 300;
+				MIX_EV("process_wakeup", base + k, 1);
+				sleeping[k] = false;
+			}
+		}
+		if (r == 99) {
+			t += 100;
+			if (fx_event(w, cpu, t, "user_message", zero, "phase"))
+				return -1;
+			n++;
+		}
+		/* leave the CPU: preempted, asleep or waiting for I/O */
+		next = mix_rand(&seed) % MIX_TASKS;
+		for (i = 0; i < MIX_TASKS && (sleeping[next] ||
+					      base + (int32_t)next == pid); i++)
+			next = (next + 1) % MIX_TASKS;
+		if (i == MIX_TASKS)
+			continue;	/* every other task sleeps */
+		r = mix_rand(&seed) % 3;
+		t += 500;
+		MIX_EV("sched_change", base + next, pid, r == 0 ? 0 : r == 1 ? 1 : 2);
+		if (r)
+			sleeping[pid - base] = true;
+		pid = base + next;
+	}
+	return 0;
+}
+
+static int make_mix(const char *dir, uint64_t events)
+{
+	static const struct fx_field text = { "text", false, 0 };
+	struct ltt_registry reg;
+	struct fx_writer w;
+
+	if (fx_registry(&reg) ||
+	    fx_registry_add_event(&reg, "user_message", &text, 1))
+		return -1;
+	reg.events[reg.n_events - 1].custom = true;
+	if (fx_open(&w, dir, &reg, 2, 1 << 20, FX_CLOCK_OFFSET) ||
+	    mix_cpu(&w, 0, events / 2) || mix_cpu(&w, 1, events - events / 2))
+		return -1;
+	return fx_close(&w, FX_T0 + 1000000000000ULL);
+}
+
 static int make_culprits(const char *dir)
 {
 	return fx_make_culprits(dir, true);
@@ -90,8 +234,10 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "--big"))
 		return make_big(argv[2], strtoull(argv[3], NULL, 0)) ? 1 : 0;
+	if (argc == 4 && !strcmp(argv[1], "--big-mix"))
+		return make_mix(argv[2], strtoull(argv[3], NULL, 0)) ? 1 : 0;
 	if (argc != 2) {
-		fprintf(stderr, "usage: mkfixtures DIR | mkfixtures --big DIR EVENTS\n");
+		fprintf(stderr, "usage: mkfixtures DIR | mkfixtures --big[-mix] DIR EVENTS\n");
 		return 2;
 	}
 	mkdir(argv[1], 0755);

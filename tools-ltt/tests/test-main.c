@@ -136,6 +136,9 @@ int main(void)
 		TESTS_GUEST,
 		TESTS_FOLLOW,
 		TESTS_WATCH,
+		TESTS_TIMELINE,
+		TESTS_FILTER,
+		TESTS_ANALYSES,
 	};
 
 	return cmocka_run_group_tests_name("libltt and ltt", tests, NULL,

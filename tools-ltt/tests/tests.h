@@ -130,6 +130,32 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(watch_lost_sees_every_range),			\
 	cmocka_unit_test(watch_helpers)
 
+#define TESTS_TIMELINE							\
+	cmocka_unit_test(timeline_pairs_syscalls_of_the_basic_fixture), \
+	cmocka_unit_test(timeline_slices_are_sorted_and_nested),	\
+	cmocka_unit_test(timeline_cpu_time_matches_stats),		\
+	cmocka_unit_test(timeline_cuts_a_call_that_sleeps_and_moves),	\
+	cmocka_unit_test(timeline_softirq_ends_at_its_last_event),	\
+	cmocka_unit_test(timeline_task_states_from_switches_and_wakeups), \
+	cmocka_unit_test(timeline_state_of_out_state),			\
+	cmocka_unit_test(timeline_lost_events_cut_the_cpu),		\
+	cmocka_unit_test(timeline_json_strings_for_html),		\
+	cmocka_unit_test(timeline_softirq_ends_before_a_gap)
+
+#define TESTS_FILTER							\
+	cmocka_unit_test(filter_matches_fields_and_context),		\
+	cmocka_unit_test(filter_counts_errors_of_guest_mix),		\
+	cmocka_unit_test(filter_reports_parse_errors),			\
+	cmocka_unit_test(filter_event_lists_with_exclusions)
+
+#define TESTS_ANALYSES							\
+	cmocka_unit_test(analyses_percentiles_by_nearest_rank),	\
+	cmocka_unit_test(analyses_syscall_latency_of_the_basic_fixture), \
+	cmocka_unit_test(analyses_scheduling_latency),			\
+	cmocka_unit_test(analyses_syscalls_irqs_and_softirqs),		\
+	cmocka_unit_test(analyses_io_per_process_and_file),		\
+	cmocka_unit_test(analyses_cpu_usage)
+
 #define DECLARE(t)	void t(void **state)
 DECLARE(reader_reads_every_event);
 DECLARE(reader_registry_matches_the_kernel_layout);
@@ -194,5 +220,25 @@ DECLARE(watch_builtins_are_not_callbacks);
 DECLARE(watch_any_event_gets_the_events_without_a_callback);
 DECLARE(watch_lost_sees_every_range);
 DECLARE(watch_helpers);
+DECLARE(timeline_pairs_syscalls_of_the_basic_fixture);
+DECLARE(timeline_slices_are_sorted_and_nested);
+DECLARE(timeline_cpu_time_matches_stats);
+DECLARE(timeline_cuts_a_call_that_sleeps_and_moves);
+DECLARE(timeline_softirq_ends_at_its_last_event);
+DECLARE(timeline_task_states_from_switches_and_wakeups);
+DECLARE(timeline_state_of_out_state);
+DECLARE(timeline_lost_events_cut_the_cpu);
+DECLARE(timeline_json_strings_for_html);
+DECLARE(timeline_softirq_ends_before_a_gap);
+DECLARE(filter_matches_fields_and_context);
+DECLARE(filter_counts_errors_of_guest_mix);
+DECLARE(filter_reports_parse_errors);
+DECLARE(filter_event_lists_with_exclusions);
+DECLARE(analyses_percentiles_by_nearest_rank);
+DECLARE(analyses_syscall_latency_of_the_basic_fixture);
+DECLARE(analyses_scheduling_latency);
+DECLARE(analyses_syscalls_irqs_and_softirqs);
+DECLARE(analyses_io_per_process_and_file);
+DECLARE(analyses_cpu_usage);
 
 #endif /* LTT_TESTS_H */

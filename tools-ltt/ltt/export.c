@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ltt export: the trace in a format other viewers open.  One format so
+ * far, Chrome's trace event JSON, that Perfetto UI, trace_processor and
+ * chrome://tracing read:
+ *
+ *  - a process per traced process (its pid is the tgid) and a thread per
+ *    task: each task's system calls and traps as complete ("X") events,
+ *    nested as they were, whole (a call that slept is one slice);
+ *  - a process "CPUs" with a thread per CPU: who ran (one slice per
+ *    stretch of a task), the pieces of the calls made there, interrupts
+ *    and softirqs, nested; lost events as instant events;
+ *  - counters: how many tasks were runnable and blocked, over time;
+ *  - custom events (`ltt log` too) as instant events on their task;
+ *  - metadata events naming every process and thread.
+ *
+ * Times are microseconds from the trace's first item, with three
+ * decimals: nanoseconds, exact.  Events come sorted by time on each
+ * thread, the longest first when they start together, so that each
+ * slice precedes those it holds.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "filter.h"
+#include "json.h"
+#include "ltt.h"
+#include "timeline.h"
+
+enum {
+	OPT_FORMAT = 256,
+	OPT_FROM,
+	OPT_TO,
+	OPT_FILTER,
+};
+
+static const struct ltt_opt export_opts[] = {
+	{ 'o', "output", "FILE", "write to FILE (default DIR.json in the current directory; - for stdout)" },
+	{ OPT_FORMAT, "format", "FORMAT", "chrome-json (the default): Chrome's trace event format, for Perfetto" },
+	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
+	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR (see ltt(1))" },
+	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
+	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
+};
+
+/* The process and thread ids of the CPUs' tracks: past any pid. */
+#define CPU_PID		0x40000000
+#define COUNTER_TID	(CPU_PID - 1)
+
+struct export {
+	struct timeline tl;
+	const char *from_arg, *to_arg;
+	uint64_t from, to;
+	const char *events, *expr;	/* -e, --filter */
+	struct item_select sel;
+	FILE *f;
+	bool first;			/* no event written yet */
+};
+
+/* One event to write, sorted by thread and time before writing. */
+enum ev_type { EV_CALL, EV_SLICE, EV_LOST, EV_MARK, EV_COUNTER };
+
+struct ev {
+	int32_t pid, tid;
+	uint64_t ts, dur;
+	uint8_t type, depth;
+	uint32_t idx;
+};
+
+struct sample {
+	int64_t runnable, blocked;
+};
+
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct ev *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;	/* holder first */
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* "\"ts\":U.NNN" of @ts, microseconds from the trace start. */
+static void put_us(FILE *f, const char *key, uint64_t ns)
+{
+	fprintf(f, ",\"%s\":%llu.%03u", key, (unsigned long long)(ns / 1000),
+		(unsigned int)(ns % 1000));
+}
+
+static uint64_t rel(const struct export *e, uint64_t ts)
+{
+	return ts > e->tl.t0 ? ts - e->tl.t0 : 0;
+}
+
+/* Start an event: ph, name, pid, tid. */
+static void begin(struct export *e, char ph, const char *name, int32_t pid,
+		  int32_t tid)
+{
+	FILE *f = e->f;
+
+	fputs(e->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"", f);
+	e->first = false;
+	putc(ph, f);
+	fputs("\",\"name\":", f);
+	json_str(f, name);
+	fprintf(f, ",\"pid\":%d,\"tid\":%d", pid, tid);
+}
+
+static int32_t tgid_of(const struct timeline *tl, int32_t pid)
+{
+	const struct tl_task *k = tl_task(tl, pid);
+
+	return k ? k->tgid : pid;
+}
+
+static const char *errno_name(int64_t e)
+{
+	static const char *const names[] = {
+		NULL, "EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO",
+		"E2BIG", "ENOEXEC", "EBADF", "ECHILD", "EAGAIN", "ENOMEM",
+		"EACCES", "EFAULT", "ENOTBLK", "EBUSY", "EEXIST", "EXDEV",
+		"ENODEV", "ENOTDIR", "EISDIR", "EINVAL", "ENFILE", "EMFILE",
+		"ENOTTY", "ETXTBSY", "EFBIG", "ENOSPC", "ESPIPE", "EROFS",
+		"EMLINK", "EPIPE", "EDOM", "ERANGE", "EDEADLK", "ENAMETOOLONG",
+		"ENOLCK", "ENOSYS", "ENOTEMPTY", "ELOOP",
+	};
+
+	return e > 0 && e < (int64_t)ARRAY_SIZE(names) ? names[e] : NULL;
+}
+
+/* A call's arguments: numbers, instruction pointer, return value. */
+static void call_args(struct export *e, const struct tl_call *c)
+{
+	FILE *f = e->f;
+
+	fputs(",\"args\":{", f);
+	switch (c->kind) {
+	case TL_SYSCALL:
+		fprintf(f, "\"nr\":%lld,\"ip\":\"0x%llx\"", (long long)c->nr,
+			(unsigned long long)c->a);
+		if (c->flags & TL_UNFINISHED) {
+			fputs(",\"unfinished\":true", f);
+		} else {
+			fprintf(f, ",\"ret\":%lld", (long long)c->ret);
+			if (c->ret < 0 && errno_name(-c->ret))
+				fprintf(f, ",\"errno\":\"%s\"", errno_name(-c->ret));
+		}
+		break;
+	case TL_TRAP:
+		fprintf(f, "\"trap\":%lld,\"ip\":\"0x%llx\"", (long long)c->nr,
+			(unsigned long long)c->a);
+		break;
+	case TL_IRQ:
+		fprintf(f, "\"irq\":%lld", (long long)c->nr);
+		break;
+	case TL_SOFTIRQ:
+		fprintf(f, "\"vec\":%lld,\"end\":\"its last event (at least)\"",
+			(long long)c->nr);
+		break;
+	default:
+		fprintf(f, "\"pid\":%d", c->pid);
+	}
+	putc('}', f);
+}
+
+struct change {
+	uint64_t ts;
+	int8_t runnable, blocked;
+};
+
+static int change_cmp(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* Tasks runnable and blocked: a sample at each time the counts change. */
+static struct sample *counters(const struct timeline *tl, struct ev *ev,
+			       uint32_t *n_ev)
+{
+	struct change *ch = malloc((2 * tl->n_states + 1) * sizeof(*ch));
+	struct sample *out = malloc((2 * tl->n_states + 1) * sizeof(*out));
+	int64_t runnable = 0, blocked = 0;
+	uint32_t i, n = 0, k = 0;
+
+	if (!ch || !out) {
+		free(ch);
+		free(out);
+		return NULL;
+	}
+	for (i = 0; i < tl->n_states; i++) {
+		const struct tl_state_span *s = &tl->states[i];
+		int r = s->state == TL_RUNNABLE, b = s->state == TL_BLOCKED;
+
+		if (!r && !b)
+			continue;
+		ch[n++] = (struct change){ s->t0, r, b };
+		ch[n++] = (struct change){ s->t1, -r, -b };
+	}
+	qsort(ch, n, sizeof(*ch), change_cmp);
+	for (i = 0; i < n; i++) {
+		runnable += ch[i].runnable;
+		blocked += ch[i].blocked;
+		if (i + 1 < n && ch[i + 1].ts == ch[i].ts)
+			continue;	/* one sample per time */
+		out[k] = (struct sample){ runnable, blocked };
+		ev[(*n_ev)++] = (struct ev){ CPU_PID, COUNTER_TID, ch[i].ts, 0,
+					     EV_COUNTER, 0, k++ };
+	}
+	free(ch);
+	return out;
+}
+
+/*
+ * Every event but the metadata: each task's system calls and traps
+ * (what its stack held: traps in interrupts are the CPU's), each CPU's
+ * slices and losses, the custom events, the counters.
+ */
+static struct ev *collect(struct export *e, uint32_t *n, struct sample **smp)
+{
+	const struct timeline *tl = &e->tl;
+	size_t cap = (size_t)tl->n_calls + tl->n_slices + tl->n_lost +
+		     tl->n_marks + 2 * tl->n_states + 1;
+	struct ev *ev = malloc(cap * sizeof(*ev));
+	uint32_t i;
+
+	*n = 0;
+	if (!ev)
+		return NULL;
+	for (i = 0; i < tl->n_calls; i++) {
+		const struct tl_call *c = &tl->calls[i];
+
+		if ((c->kind == TL_SYSCALL || c->kind == TL_TRAP) && c->pid > 0)
+			ev[(*n)++] = (struct ev){ tgid_of(tl, c->pid), c->pid,
+				c->t0, c->t1 - c->t0, EV_CALL, 0, i };
+	}
+	for (i = 0; i < tl->n_slices; i++) {
+		const struct tl_slice *s = &tl->slices[i];
+
+		ev[(*n)++] = (struct ev){ CPU_PID, CPU_PID + s->lane, s->t0,
+			s->t1 - s->t0, EV_SLICE, s->depth, i };
+	}
+	for (i = 0; i < tl->n_lost; i++)
+		ev[(*n)++] = (struct ev){ CPU_PID, CPU_PID + tl->lost[i].cpu,
+			tl->lost[i].t0, 0, EV_LOST, 0, i };
+	for (i = 0; i < tl->n_marks; i++) {
+		const struct tl_mark *m = &tl->marks[i];
+		bool task = m->pid > 0;
+
+		ev[(*n)++] = (struct ev){ task ? tgid_of(tl, m->pid) : CPU_PID,
+			task ? m->pid : CPU_PID + (int32_t)m->cpu, m->ts, 0,
+			EV_MARK, 0, i };
+	}
+	*smp = counters(tl, ev, n);
+	if (!*smp) {
+		free(ev);
+		return NULL;
+	}
+	for (i = 0; i < *n; i++)
+		ev[i].ts = rel(e, ev[i].ts);
+	qsort(ev, *n, sizeof(*ev), ev_cmp);
+	return ev;
+}
+
+static void write_event(struct export *e, const struct ev *v,
+			const struct sample *smp)
+{
+	const struct timeline *tl = &e->tl;
+	FILE *f = e->f;
+	char name[64];
+
+	switch (v->type) {
+	case EV_CALL:
+	case EV_SLICE: {
+		const struct tl_call *c = &tl->calls[v->type == EV_CALL ? v->idx :
+						     tl->slices[v->idx].call];
+		const char *label = tl->strings[c->name];
+
+		if (c->kind == TL_RUN) {
+			snprintf(name, sizeof(name), "%s %d", label, c->pid);
+			label = name;
+		}
+		begin(e, 'X', label, v->pid, v->tid);
+		fprintf(f, ",\"cat\":\"%s\"", tl_kind_names[c->kind]);
+		put_us(f, "ts", v->ts);
+		put_us(f, "dur", v->dur);
+		call_args(e, c);
+		break;
+	}
+	case EV_LOST: {
+		const struct tl_lost *l = &tl->lost[v->idx];
+
+		begin(e, 'i', "lost events", v->pid, v->tid);
+		put_us(f, "ts", v->ts);
+		fprintf(f, ",\"s\":\"t\",\"args\":{\"events\":%llu,\"packets\":%llu",
+			(unsigned long long)l->events,
+			(unsigned long long)l->packets);
+		put_us(f, "until_us", rel(e, l->t1));
+		putc('}', f);
+		break;
+	}
+	case EV_MARK: {
+		const struct tl_mark *m = &tl->marks[v->idx];
+
+		begin(e, 'i', tl->strings[m->name], v->pid, v->tid);
+		put_us(f, "ts", v->ts);
+		fprintf(f, ",\"s\":\"t\",\"args\":{\"cpu\":%u,\"fields\":", m->cpu);
+		json_str(f, m->text);
+		putc('}', f);
+		break;
+	}
+	default:
+		begin(e, 'C', "tasks", v->pid, v->tid);
+		put_us(f, "ts", v->ts);
+		fprintf(f, ",\"args\":{\"runnable\":%lld,\"blocked\":%lld}",
+			(long long)smp[v->idx].runnable,
+			(long long)smp[v->idx].blocked);
+	}
+	putc('}', f);
+}
+
+static void meta(struct export *e, const char *what, int32_t pid,
+		 int32_t tid, const char *name)
+{
+	begin(e, 'M', what, pid, tid);
+	fputs(",\"args\":{\"name\":", e->f);
+	json_str(e->f, name);
+	fputs("}}", e->f);
+}
+
+/* Names of every process and thread, CPUs first. */
+static void write_names(struct export *e)
+{
+	const struct timeline *tl = &e->tl;
+	char name[32];
+	uint32_t i;
+
+	meta(e, "process_name", CPU_PID, CPU_PID, "CPUs");
+	begin(e, 'M', "process_sort_index", CPU_PID, CPU_PID);
+	fputs(",\"args\":{\"sort_index\":-1}}", e->f);
+	for (i = 0; i < tl->n_cpus; i++) {
+		snprintf(name, sizeof(name), "CPU %u", i);
+		meta(e, "thread_name", CPU_PID, CPU_PID + i, name);
+		begin(e, 'M', "thread_sort_index", CPU_PID, CPU_PID + i);
+		fprintf(e->f, ",\"args\":{\"sort_index\":%u}}", i);
+	}
+	meta(e, "thread_name", CPU_PID, COUNTER_TID, "tasks runnable and blocked");
+	for (i = 0; i < tl->n_tasks; i++) {
+		const struct tl_task *k = &tl->tasks[i];
+		const struct tl_task *leader = tl_task(tl, k->tgid);
+
+		if (k->pid <= 0)
+			continue;
+		meta(e, "thread_name", k->tgid, k->pid, tl->strings[k->name]);
+		if (k->pid == k->tgid || !leader)
+			meta(e, "process_name", k->tgid, k->pid,
+			     tl->strings[(leader ? leader : k)->name]);
+	}
+}
+
+static int write_chrome(struct export *e, const char *dir)
+{
+	int64_t offset = ltt_trace_clock_offset(e->tl.trace);
+	struct sample *smp;
+	struct ev *ev;
+	uint32_t i, n;
+	char start[32];
+
+	format_clock(start, sizeof(start), (int64_t)e->tl.t0 + offset, true);
+	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"ltt export\",\"trace\":", e->f);
+	json_str(e->f, dir);
+	fprintf(e->f, ",\"start_utc\":\"%s\",\"events\":%llu},\"traceEvents\":[",
+		start, (unsigned long long)e->tl.events);
+	e->first = true;
+	write_names(e);
+	ev = collect(e, &n, &smp);
+	if (!ev)
+		return -1;
+	for (i = 0; i < n; i++)
+		write_event(e, &ev[i], smp);
+	free(ev);
+	free(smp);
+	fputs("\n]}\n", e->f);
+	return 0;
+}
+
+/* DIR.json of the last component of @dir, in the current directory. */
+static char *default_output(const char *dir)
+{
+	size_t len = strlen(dir);
+	const char *base;
+	char *out;
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	for (base = dir + len; base > dir && base[-1] != '/'; base--)
+		;
+	if (base == dir + len || !strncmp(base, ".", dir + len - base) ||
+	    !strncmp(base, "..", dir + len - base))
+		return strdup("ltt-trace.json");
+	out = malloc(dir + len - base + 6);
+	if (out)
+		sprintf(out, "%.*s.json", (int)(dir + len - base), base);
+	return out;
+}
+
+/* Options before or after DIR: returns DIR. */
+static const char *export_parse(struct export *e, struct opt_parser *p,
+				int argc, char **argv, const char **output)
+{
+	const char *dir = NULL;
+	int c;
+
+	for (;;) {
+		while ((c = opt_next(p, argc, argv)) != -1) {
+			switch (c) {
+			case 'o':
+				*output = p->arg;
+				break;
+			case OPT_FORMAT:
+				if (strcmp(p->arg, "chrome-json"))
+					opt_usage_error(p, "--format %s: the formats are: chrome-json",
+							p->arg);
+				break;
+			case OPT_FROM:
+				e->from_arg = p->arg;
+				break;
+			case OPT_TO:
+				e->to_arg = p->arg;
+				break;
+			case 'e':
+				e->events = p->arg;
+				break;
+			case OPT_FILTER:
+				e->expr = p->arg;
+				break;
+			}
+		}
+		if (p->ind >= argc)
+			break;
+		if (dir)
+			opt_usage_error(p, "one trace directory expected");
+		dir = argv[p->ind];
+		argc -= p->ind;
+		argv += p->ind;
+	}
+	if (!dir)
+		opt_usage_error(p, "one trace directory expected");
+	return dir;
+}
+
+static int export_read(struct export *e, struct ltt_trace *t,
+		       const struct opt_parser *p)
+{
+	const struct ltt_item *it;
+	bool started = false;
+
+	char err[300];
+
+	if (item_select_init(&e->sel, ltt_trace_registry(t), e->events,
+			     e->expr, err, sizeof(err)))
+		opt_usage_error(p, "%s", err);
+	if (tl_init(&e->tl, t))
+		return -1;
+	e->to = UINT64_MAX;
+	while (ltt_trace_next(t, &it) > 0) {
+		if (!started) {
+			int64_t offset = ltt_trace_clock_offset(t);
+
+			started = true;
+			if (e->from_arg && parse_time_bound(e->from_arg, it->ts,
+							    offset, false, &e->from))
+				opt_usage_error(p, "--from %s: not seconds or HH:MM:SS[.ns]",
+						e->from_arg);
+			if (e->to_arg && parse_time_bound(e->to_arg, it->ts, offset,
+							  false, &e->to))
+				opt_usage_error(p, "--to %s: not seconds or HH:MM:SS[.ns]",
+						e->to_arg);
+		}
+		if (it->ts >= e->from && it->ts <= e->to &&
+		    item_selected(&e->sel, t, it))
+			tl_add(&e->tl, it);
+	}
+	return tl_finish(&e->tl);
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct opt_parser p = OPT_PARSER("ltt export", "[OPTIONS] DIR",
+		"Write the trace in DIR in Chrome's trace event format (JSON), that\n"
+		"Perfetto UI, trace_processor and chrome://tracing open: a thread per\n"
+		"task with its system calls and traps, a track per CPU with who ran\n"
+		"there and its interrupts, counters of runnable and blocked tasks,\n"
+		"custom events and lost events as instants.",
+		export_opts);
+	struct export e = { 0 };
+	const char *output = NULL, *dir;
+	bool to_stdout, bad;
+	char *def = NULL;
+	int err;
+	struct ltt_trace *t;
+	unsigned int errors;
+	int ret = 0;
+
+	dir = export_parse(&e, &p, argc, argv, &output);
+	t = open_trace_or_die(p.cmd, dir);
+	if (!output)
+		output = def = default_output(dir);
+	if (!output || export_read(&e, t, &p)) {
+		warnx_cmd(p.cmd, "out of memory");
+		return 1;
+	}
+	errors = print_trace_errors(p.cmd, t);
+	to_stdout = !strcmp(output, "-");
+	e.f = to_stdout ? stdout : fopen(output, "w");
+	if (!e.f) {
+		warnx_cmd(p.cmd, "%s: %s", output, strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	setvbuf(e.f, NULL, _IOFBF, 1 << 20);
+	errno = 0;
+	bad = write_chrome(&e, ltt_trace_dir(t)) || fflush(e.f) || ferror(e.f);
+	err = errno;
+	if (!to_stdout && fclose(e.f) && !bad) {
+		bad = true;
+		err = errno;
+	}
+	if (bad) {
+		warnx_cmd(p.cmd, "%s: %s", to_stdout ? "stdout" : output,
+			  err ? strerror(err) : "write error");
+		if (!to_stdout)
+			unlink(output);
+		ret = 1;
+		goto out;
+	}
+	ret = errors ? 1 : 0;
+out:
+	tl_free(&e.tl);
+	item_select_free(&e.sel);
+	ltt_trace_close(t);
+	free(def);
+	return ret;
+}

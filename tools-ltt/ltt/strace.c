@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `ltt report --syscalls` (strace's shape) and `ltt report --json`
+ * (strace.h).  Entry and exit pair per task, not per CPU: a call that
+ * sleeps and returns elsewhere is one line.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ltt.h"
+#include "strace.h"
+#include "syscalls.h"
+#include "timeline.h"
+
+#define ARGS_MAX	1024
+
+/* What an event adds to the arguments of the call it happens in. */
+enum arg_kind {
+	ARG_NONE,
+	ARG_PATH,		/* fs_open: "filename" */
+	ARG_FD,			/* fs_close: fd<file> */
+	ARG_FD_BYTES,		/* fs_read, fs_write: fd<file>, bytes */
+	ARG_FD_OFFSET,		/* fs_seek */
+	ARG_FD_CMD,		/* fs_ioctl: fd<file>, 0xcmd */
+	ARG_NFDS,		/* fs_select, fs_poll: nfds, timeout */
+	ARG_SOCKET,		/* socket_call: fd */
+	ARG_SOCKET_NEW,		/* socket_create: type */
+	ARG_SIGNAL,		/* process_signal: pid, SIGNAME */
+	ARG_EXEC,		/* process_exec: "filename" */
+	ARG_WAIT,		/* process_wait: pid */
+	ARG_IPC,		/* ipc_call: id */
+};
+
+static const struct {
+	const char *event;
+	enum arg_kind kind;
+} arg_events[] = {
+	{ "fs_open", ARG_PATH }, { "fs_close", ARG_FD },
+	{ "fs_read", ARG_FD_BYTES }, { "fs_write", ARG_FD_BYTES },
+	{ "fs_seek", ARG_FD_OFFSET }, { "fs_ioctl", ARG_FD_CMD },
+	{ "fs_select", ARG_NFDS }, { "fs_poll", ARG_NFDS },
+	{ "socket_call", ARG_SOCKET }, { "socket_create", ARG_SOCKET_NEW },
+	{ "process_signal", ARG_SIGNAL }, { "process_exec", ARG_EXEC },
+	{ "process_wait", ARG_WAIT }, { "ipc_call", ARG_IPC },
+};
+
+struct call {
+	int32_t pid;
+	bool used;			/* the slot is taken */
+	bool pending;			/* entered, not returned */
+	bool returned;			/* returned, its line not written */
+	bool trap_pending;
+	uint32_t cpu;
+	uint64_t ts, trap_ts, trap_ip;
+	int64_t nr, trap_nr;
+	uint64_t ip;
+	uint64_t exit_ts;
+	int64_t ret;
+	size_t len;			/* of args */
+	char args[ARGS_MAX];
+};
+
+struct strace {
+	const struct ltt_trace *t;
+	struct out *o;
+	bool json, utc;
+	uint64_t start_ts;
+	bool started;
+	int id_entry, id_exit, id_trap, id_trap_exit;
+	enum arg_kind *kind;		/* per event id */
+	struct call *calls;		/* open addressing by pid */
+	uint32_t n_slots, used;
+};
+
+const char *strace_signal_name(long sig)
+{
+	return sig > 0 && sig < 65 ? sigabbrev_np(sig) : NULL;
+}
+
+const char *strace_socket_call_name(long call)
+{
+	/* include/uapi/linux/net.h: SYS_SOCKET ... SYS_SENDMMSG */
+	static const char *const names[] = {
+		NULL, "socket", "bind", "connect", "listen", "accept",
+		"getsockname", "getpeername", "socketpair", "send", "recv",
+		"sendto", "recvfrom", "shutdown", "setsockopt", "getsockopt",
+		"sendmsg", "recvmsg", "accept4", "recvmmsg", "sendmmsg",
+	};
+
+	return call > 0 && call < (long)ARRAY_SIZE(names) ? names[call] : NULL;
+}
+
+static const char *socket_type_name(long type)
+{
+	static const char *const names[] = {
+		NULL, "SOCK_STREAM", "SOCK_DGRAM", "SOCK_RAW", "SOCK_RDM",
+		"SOCK_SEQPACKET", "SOCK_DCCP",
+	};
+
+	type &= 0xf;		/* SOCK_NONBLOCK, SOCK_CLOEXEC aside */
+	return type > 0 && type < (long)ARRAY_SIZE(names) ? names[type] : NULL;
+}
+
+/* System calls that return an address. */
+static bool returns_address(const char *name)
+{
+	static const char *const names[] = { "mmap", "brk", "mremap", "shmat" };
+	unsigned int i;
+
+	for (i = 0; name && i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+enum note_kind { NOTE_NONE, NOTE_TRAP, NOTE_SIGNAL, NOTE_SOFTIRQ,
+		 NOTE_SOCKET_CALL, NOTE_SOCKET_TYPE };
+
+static const struct {
+	const char *event, *field;
+	enum note_kind kind;
+} note_fields[] = {
+	{ "trap_entry", "trap", NOTE_TRAP },
+	{ "process_signal", "sig", NOTE_SIGNAL },
+	{ "softirq", "vec", NOTE_SOFTIRQ },
+	{ "socket_call", "call", NOTE_SOCKET_CALL },
+	{ "socket_create", "type", NOTE_SOCKET_TYPE },
+	{ "socket_send", "type", NOTE_SOCKET_TYPE },
+	{ "socket_receive", "type", NOTE_SOCKET_TYPE },
+};
+
+struct field_notes {
+	unsigned int n_events;
+	char sig[32][16];		/* "SIGTERM" */
+	uint8_t kind[][LTT_FIELDS_MAX];	/* by event id and field */
+};
+
+struct field_notes *field_notes_new(const struct ltt_registry *reg)
+{
+	struct field_notes *fn = calloc(1, sizeof(*fn) + (reg->n_events + 1) *
+					sizeof(fn->kind[0]));
+	unsigned int i;
+
+	if (!fn)
+		return NULL;
+	fn->n_events = reg->n_events;
+	for (i = 1; i < 32; i++)
+		if (sigabbrev_np(i))
+			snprintf(fn->sig[i], sizeof(fn->sig[i]), "SIG%s",
+				 sigabbrev_np(i));
+	for (i = 0; i < ARRAY_SIZE(note_fields); i++) {
+		int id = ltt_registry_find(reg, note_fields[i].event), f;
+
+		if (id < 0)
+			continue;
+		f = ltt_event_field_index(&reg->events[id], note_fields[i].field);
+		if (f >= 0 && !reg->events[id].custom)
+			fn->kind[id][f] = note_fields[i].kind;
+	}
+	return fn;
+}
+
+void field_notes_free(struct field_notes *fn)
+{
+	free(fn);
+}
+
+const char *field_note(const struct field_notes *fn, const struct ltt_item *it,
+		       unsigned int i)
+{
+	int64_t v;
+
+	if (it->desc->id >= fn->n_events || !fn->kind[it->desc->id][i])
+		return NULL;
+	v = ltt_item_int(it, i);
+	switch (fn->kind[it->desc->id][i]) {
+	case NOTE_TRAP:
+		return tl_trap_name(v);
+	case NOTE_SIGNAL:
+		return v > 0 && v < 32 && fn->sig[v][0] ? fn->sig[v] : NULL;
+	case NOTE_SOFTIRQ:
+		return tl_softirq_name(v);
+	case NOTE_SOCKET_CALL:
+		return strace_socket_call_name(v);
+	default:
+		return socket_type_name(v);
+	}
+}
+
+struct strace *strace_new(const struct ltt_trace *t, struct out *o,
+			  bool json, bool utc)
+{
+	const struct ltt_registry *reg = ltt_trace_registry(t);
+	struct strace *s = calloc(1, sizeof(*s));
+	unsigned int i;
+
+	if (!s)
+		return NULL;
+	s->t = t;
+	s->o = o;
+	s->json = json;
+	s->utc = utc;
+	s->id_entry = ltt_registry_find(reg, "syscall_entry");
+	s->id_exit = ltt_registry_find(reg, "syscall_exit");
+	s->id_trap = ltt_registry_find(reg, "trap_entry");
+	s->id_trap_exit = ltt_registry_find(reg, "trap_exit");
+	s->kind = calloc(reg->n_events + 1, sizeof(*s->kind));
+	s->n_slots = 256;
+	s->calls = calloc(s->n_slots, sizeof(*s->calls));
+	if (!s->kind || !s->calls) {
+		strace_free(s);
+		return NULL;
+	}
+	for (i = 0; i < ARRAY_SIZE(arg_events); i++) {
+		int id = ltt_registry_find(reg, arg_events[i].event);
+
+		if (id >= 0)
+			s->kind[id] = arg_events[i].kind;
+	}
+	return s;
+}
+
+void strace_free(struct strace *s)
+{
+	if (!s)
+		return;
+	free(s->kind);
+	free(s->calls);
+	free(s);
+}
+
+static uint32_t slot_of(uint32_t pid, uint32_t n)
+{
+	return (pid * 2654435761U) & (n - 1);
+}
+
+/* The call state of task @pid, made if new; NULL without memory. */
+static struct call *call_of(struct strace *s, int32_t pid)
+{
+	uint32_t h;
+
+	for (h = slot_of(pid, s->n_slots); s->calls[h].used;
+	     h = (h + 1) & (s->n_slots - 1))
+		if (s->calls[h].pid == pid)
+			return &s->calls[h];
+	if (2 * (s->used + 1) > s->n_slots) {
+		uint32_t n = s->n_slots * 2, i;
+		struct call *c = calloc(n, sizeof(*c));
+
+		if (!c)
+			return NULL;
+		for (i = 0; i < s->n_slots; i++) {
+			struct call *k = &s->calls[i];
+
+			if (!k->used)
+				continue;
+			for (h = slot_of(k->pid, n); c[h].used;
+			     h = (h + 1) & (n - 1))
+				;
+			c[h] = *k;
+		}
+		free(s->calls);
+		s->calls = c;
+		s->n_slots = n;
+		return call_of(s, pid);
+	}
+	s->used++;
+	memset(&s->calls[h], 0, sizeof(s->calls[h]));
+	s->calls[h].pid = pid;
+	s->calls[h].used = true;
+	return &s->calls[h];
+}
+
+__attribute__((format(printf, 2, 3)))
+static void args_add(struct call *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (c->len + 8 >= ARGS_MAX)
+		return;
+	if (c->len) {
+		c->args[c->len++] = ',';
+		c->args[c->len++] = ' ';
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(c->args + c->len, ARGS_MAX - c->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	c->len += (size_t)n < ARGS_MAX - c->len ? (size_t)n :
+		  ARGS_MAX - c->len - 1;
+	c->args[c->len] = '\0';
+}
+
+static int64_t get(const struct ltt_item *it, const char *name)
+{
+	int64_t v = 0;
+
+	ltt_item_field(it, name, &v);
+	return v;
+}
+
+/* "fd<file>" when the trace names the file, else "fd". */
+static void args_fd(struct strace *s, struct call *c, const struct ltt_item *it)
+{
+	int64_t fd = get(it, "fd");
+	const char *file = ltt_trace_file(s->t, it->pid, fd);
+
+	if (file)
+		args_add(c, "%lld<%s>", (long long)fd, file);
+	else
+		args_add(c, "%lld", (long long)fd);
+}
+
+/* A string field, quoted and escaped as report prints it. */
+static void args_string(struct call *c, const struct ltt_item *it,
+			bool trunc)
+{
+	char buf[LTT_STRING_MAX * 4 + 8];
+	const struct ltt_event_desc *d = it->desc;
+
+	if (!d->has_string ||
+	    ltt_item_format_field(it, d->n_fields - 1, buf, sizeof(buf)) < 0)
+		return;
+	args_add(c, "%s%s", buf, trunc ? "..." : "");
+}
+
+static void args_of(struct strace *s, struct call *c, const struct ltt_item *it,
+		    enum arg_kind k)
+{
+	const char *name;
+
+	switch (k) {
+	case ARG_PATH:
+		args_string(c, it, get(it, "trunc"));
+		break;
+	case ARG_FD:
+	case ARG_SOCKET:
+		args_fd(s, c, it);
+		break;
+	case ARG_FD_BYTES:
+		args_fd(s, c, it);
+		args_add(c, "%lld", (long long)get(it, "bytes"));
+		break;
+	case ARG_FD_OFFSET:
+		args_fd(s, c, it);
+		args_add(c, "%lld", (long long)get(it, "offset"));
+		break;
+	case ARG_FD_CMD:
+		args_fd(s, c, it);
+		args_add(c, "%#llx", (unsigned long long)get(it, "cmd"));
+		break;
+	case ARG_NFDS:
+		args_add(c, "%lld", (long long)get(it, "nfds"));
+		args_add(c, "%lld", (long long)(ltt_event_field_index(it->desc,
+			"timeout_us") >= 0 ? get(it, "timeout_us") :
+			get(it, "timeout_ms")));
+		break;
+	case ARG_SOCKET_NEW:
+		name = socket_type_name(get(it, "type"));
+		if (name)
+			args_add(c, "%s", name);
+		else
+			args_add(c, "%lld", (long long)get(it, "type"));
+		break;
+	case ARG_SIGNAL:
+		name = strace_signal_name(get(it, "sig"));
+		args_add(c, "%lld", (long long)get(it, "pid"));
+		if (name)
+			args_add(c, "SIG%s", name);
+		else
+			args_add(c, "%lld", (long long)get(it, "sig"));
+		break;
+	case ARG_EXEC:
+		args_string(c, it, false);
+		break;
+	case ARG_WAIT:
+		args_add(c, "%lld", (long long)get(it, "pid"));
+		break;
+	case ARG_IPC:
+		args_add(c, "%lld", (long long)get(it, "id"));
+		break;
+	default:
+		break;
+	}
+}
+
+static void put(struct out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, OUT_LINE_MAX / 2, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += n < OUT_LINE_MAX / 2 ? n : OUT_LINE_MAX / 2 - 1;
+}
+
+/* @str as a JSON string. */
+static void put_json(struct out *o, const char *str)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t room = OUT_LINE_MAX / 2;
+
+	out_char(o, '"');
+	for (; *str && room > 8; str++, room--) {
+		unsigned char ch = *str;
+
+		if (ch == '"' || ch == '\\') {
+			out_char(o, '\\');
+			out_char(o, ch);
+		} else if (ch < 0x20 || ch == 0x7f) {
+			out_str(o, "\\u00");
+			out_char(o, hex[ch >> 4]);
+			out_char(o, hex[ch & 15]);
+		} else {
+			out_char(o, ch);
+		}
+	}
+	out_char(o, '"');
+}
+
+/* The line's start: time, time since the start, task. */
+static void lead(struct strace *s, uint64_t ts, int32_t pid, uint32_t cpu)
+{
+	struct out *o = s->o;
+	const char *comm = ltt_trace_comm(s->t, pid);
+	int64_t real = (int64_t)ts + ltt_trace_clock_offset(s->t);
+	uint64_t rel = ts > s->start_ts ? ts - s->start_ts : 0;
+	char clock[32];
+
+	format_clock(clock, sizeof(clock), real, s->utc);
+	out_line_room(o);
+	if (s->json) {
+		put(o, "{\"ts\":%llu,\"time\":\"%s\",\"rel\":\"%llu.%09llu\",\"cpu\":%u,\"pid\":%d,\"comm\":",
+		    (unsigned long long)ts, clock,
+		    (unsigned long long)(rel / 1000000000),
+		    (unsigned long long)(rel % 1000000000), cpu, pid);
+		put_json(o, comm ? comm : "?");
+		return;
+	}
+	put(o, "%s +%llu.%09llu pid %d %s ", clock,
+	    (unsigned long long)(rel / 1000000000),
+	    (unsigned long long)(rel % 1000000000), pid, comm ? comm : "?");
+}
+
+static void put_ms(struct out *o, uint64_t ns)
+{
+	put(o, "<%llu.%06llu ms>", (unsigned long long)(ns / 1000000),
+	    (unsigned long long)(ns % 1000000));
+}
+
+/* The line of a call: returned, or unfinished. */
+static void call_line(struct strace *s, struct call *c, bool returned)
+{
+	const char *name = ltt_syscall_name(c->nr);
+	struct out *o = s->o;
+	int64_t ret = c->ret;
+	const char *ename = returned && ret < 0 && ret > -4096 ?
+			    strerrorname_np(-ret) : NULL;
+	char nbuf[32];
+
+	if (!name) {
+		snprintf(nbuf, sizeof(nbuf), "syscall_%lld", (long long)c->nr);
+		name = nbuf;
+	}
+	lead(s, c->ts, c->pid, c->cpu);
+	if (s->json) {
+		put(o, ",\"ip\":\"%#llx\",\"syscall\":\"%s\",\"nr\":%lld,\"args\":",
+		    (unsigned long long)c->ip, name, (long long)c->nr);
+		put_json(o, c->args);
+		if (!returned) {
+			out_str(o, ",\"ret\":null,\"unfinished\":true}\n");
+			return;
+		}
+		put(o, ",\"ret\":%lld", (long long)ret);
+		if (ename)
+			put(o, ",\"errno\":\"%s\"", ename);
+		put(o, ",\"duration_ns\":%llu}\n",
+		    (unsigned long long)(c->exit_ts - c->ts));
+		return;
+	}
+	put(o, "[%#llx] %s(%s", (unsigned long long)c->ip, name, c->args);
+	if (!returned) {
+		out_str(o, " <unfinished ...>) = ?\n");
+		return;
+	}
+	if (ename)
+		put(o, ") = -1 %s (%s) ", ename, strerror(-ret));
+	else if (returns_address(name))
+		put(o, ") = %#llx ", (unsigned long long)ret);
+	else
+		put(o, ") = %lld ", (long long)ret);
+	put_ms(o, c->exit_ts - c->ts);
+	out_char(o, '\n');
+}
+
+/* Write what the task @c has open or waiting: before its next call. */
+static void call_flush(struct strace *s, struct call *c)
+{
+	if (c->returned)
+		call_line(s, c, true);
+	else if (c->pending)
+		call_line(s, c, false);
+	c->returned = c->pending = false;
+}
+
+static void signal_line(struct strace *s, const struct ltt_item *it)
+{
+	const char *name = strace_signal_name(get(it, "sig"));
+	struct out *o = s->o;
+
+	lead(s, it->ts, it->pid, it->cpu);
+	if (s->json) {
+		put(o, ",\"signal\":\"SIG%s\",\"sig\":%lld,\"to\":%lld}\n",
+		    name ? name : "?", (long long)get(it, "sig"),
+		    (long long)get(it, "pid"));
+		return;
+	}
+	put(o, "--- SIG%s (%lld) to pid %lld ---\n", name ? name : "?",
+	    (long long)get(it, "sig"), (long long)get(it, "pid"));
+}
+
+static void trap_line(struct strace *s, struct call *c, uint64_t end)
+{
+	const char *name = tl_trap_name(c->trap_nr);
+	struct out *o = s->o;
+
+	lead(s, c->trap_ts, c->pid, c->cpu);
+	if (s->json) {
+		put(o, ",\"trap\":\"%s\",\"nr\":%lld,\"ip\":\"%#llx\",\"duration_ns\":%llu}\n",
+		    name ? name : "?", (long long)c->trap_nr,
+		    (unsigned long long)c->trap_ip,
+		    (unsigned long long)(end - c->trap_ts));
+		return;
+	}
+	put(o, "--- %s (trap %lld) at %#llx ", name ? name : "trap",
+	    (long long)c->trap_nr, (unsigned long long)c->trap_ip);
+	put_ms(o, end - c->trap_ts);
+	out_str(o, " ---\n");
+}
+
+void strace_add(struct strace *s, const struct ltt_item *it)
+{
+	int id;
+	struct call *c;
+
+	if (!s->started) {
+		s->started = true;
+		s->start_ts = it->ts;
+	}
+	if (it->kind != LTT_ITEM_EVENT)
+		return;
+	id = it->desc->id;
+	if (id != s->id_entry && id != s->id_exit && id != s->id_trap &&
+	    id != s->id_trap_exit && !s->kind[id])
+		return;
+	c = call_of(s, it->pid);
+	if (!c)
+		return;
+	if (id == s->id_entry) {
+		call_flush(s, c);
+		c->pending = true;
+		c->ts = it->ts;
+		c->cpu = it->cpu;
+		c->nr = get(it, "id");
+		c->ip = get(it, "ip");
+		c->len = 0;
+		c->args[0] = '\0';
+	} else if (id == s->id_exit) {
+		/* the file system's events of the call follow its exit */
+		if (c->pending) {
+			c->pending = false;
+			c->returned = true;
+			c->exit_ts = it->ts;
+			c->ret = get(it, "ret");
+		}
+	} else if (id == s->id_trap) {
+		c->trap_pending = true;
+		c->trap_ts = it->ts;
+		c->trap_nr = get(it, "trap");
+		c->trap_ip = get(it, "ip");
+	} else if (id == s->id_trap_exit) {
+		/* page faults are many and say little: not in strace's shape */
+		if (c->trap_pending && c->trap_nr != 14)
+			trap_line(s, c, it->ts);
+		c->trap_pending = false;
+	} else {
+		if (c->pending || c->returned)
+			args_of(s, c, it, s->kind[id]);
+		if (s->kind[id] == ARG_SIGNAL)
+			signal_line(s, it);
+	}
+}
+
+int strace_finish(struct strace *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->n_slots; i++)
+		if (s->calls[i].used)
+			call_flush(s, &s->calls[i]);
+	out_flush(s->o);
+	return s->o->failed ? -1 : 0;
+}
+
+/* --json of one item: context, then the fields by name. */
+void report_json_item(struct out *o, const struct ltt_trace *t,
+		      const struct ltt_item *it, uint64_t start_ts, bool utc)
+{
+	int64_t real = (int64_t)it->ts + ltt_trace_clock_offset(t);
+	uint64_t rel = it->ts > start_ts ? it->ts - start_ts : 0;
+	const struct ltt_event_desc *d = it->desc;
+	char clock[32];
+	unsigned int i;
+
+	format_clock(clock, sizeof(clock), real, utc);
+	out_line_room(o);
+	put(o, "{\"ts\":%llu,\"time\":\"%s\",\"rel\":\"%llu.%09llu\",\"cpu\":%u",
+	    (unsigned long long)it->ts, clock,
+	    (unsigned long long)(rel / 1000000000),
+	    (unsigned long long)(rel % 1000000000), it->cpu);
+	if (it->kind == LTT_ITEM_LOST) {
+		put(o, ",\"lost_events\":%llu,\"lost_packets\":%llu,\"from\":%llu}\n",
+		    (unsigned long long)it->lost_events,
+		    (unsigned long long)it->lost_packets,
+		    (unsigned long long)it->lost_from);
+		return;
+	}
+	put(o, ",\"pid\":%d,\"comm\":", it->pid);
+	put_json(o, ltt_trace_comm(t, it->pid) ? ltt_trace_comm(t, it->pid) : "?");
+	put(o, ",\"event\":\"%s\",\"fields\":{", d->name);
+	for (i = 0; i < d->n_fields; i++) {
+		const struct ltt_field_desc *f = &d->fields[i];
+
+		put(o, "%s\"%s\":", i ? "," : "", f->name);
+		if (f->type == LTT_TYPE_SIGNED)
+			put(o, "%lld", (long long)ltt_item_int(it, i));
+		else if (f->type == LTT_TYPE_UNSIGNED)
+			put(o, "%llu", (unsigned long long)ltt_item_raw(it, i));
+		else
+			put_json(o, ltt_item_string(it));
+	}
+	out_str(o, "}}\n");
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `ltt report --syscalls`: system calls in strace's shape, one line per
+ * call when it returns,
+ *
+ *   TIME +REL pid PID COMM [IP] openat("/etc/passwd") = 3 <0.012000 ms>
+ *   ... read(3</etc/passwd>) = 1024 <0.003000 ms>
+ *   ... openat("/nonexistent") = -1 ENOENT (No such file or directory) <...>
+ *
+ * the arguments those the trace holds: what the events a task makes
+ * during its call tell (fs_open's file name, an fd's file, fs_seek's
+ * offset, the signal and target of process_signal, exec's file...), for
+ * entry records carry no arguments.  Signals sent and traps come as
+ * strace's "--- ... ---" lines.  With --json, one JSON object per line.
+ * report_json_item() is plain --json: one object per item.
+ */
+#ifndef LTT_STRACE_H
+#define LTT_STRACE_H
+
+#include <stdbool.h>
+
+#include <ltt/ltt.h>
+
+#include "out.h"
+
+struct strace;
+
+struct strace *strace_new(const struct ltt_trace *t, struct out *o,
+			  bool json, bool utc);
+/* Every item the report takes (its --pid, --cpu, --from, --to). */
+void strace_add(struct strace *s, const struct ltt_item *it);
+/* The calls still open, as unfinished; -1 when the output failed. */
+int strace_finish(struct strace *s);
+void strace_free(struct strace *s);
+
+/* --json: the item as one JSON object and a newline. */
+void report_json_item(struct out *o, const struct ltt_trace *t,
+		      const struct ltt_item *it, uint64_t start_ts, bool utc);
+
+/*
+ * Names of numbers in event fields, for ltt report's notes: trap
+ * numbers, signals, softirq vectors, socket calls and types.
+ */
+struct field_notes;
+
+struct field_notes *field_notes_new(const struct ltt_registry *reg);
+void field_notes_free(struct field_notes *fn);
+/* The name of field @i of @it's value, or NULL. */
+const char *field_note(const struct field_notes *fn, const struct ltt_item *it,
+		       unsigned int i);
+
+/* Names of numbers the events hold, or NULL. */
+const char *strace_signal_name(long sig);
+const char *strace_socket_call_name(long call);
+
+#endif /* LTT_STRACE_H */

@@ -1,0 +1,269 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The command line of ltt view, ltt export, ltt report --syscalls and
+# --json, ltt stats --json on the fixtures: what they write (decoded and
+# counted against ltt report's lines), exit statuses and messages.  Run
+# by `make test`; the browser test is `make view-test`.
+#
+#   tests/cli-view.sh [PATH_TO_LTT]
+
+set -uo pipefail
+
+ltt=${1:-$(dirname "$0")/../build/ltt}
+ltt=$(realpath "$ltt")
+here=$(dirname "$0")
+fx=$(realpath "$here/fixtures")
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# check NAME EXPECTED ACTUAL
+check() {
+	if [[ $2 == "$3" ]]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "cli-view.sh: FAIL $1: expected \"$2\", got \"$3\"" >&2
+	fi
+}
+
+# The view's data: "calls syscalls slices lost marks tasks" as decoded.
+view_data() {
+	python3 - "$1" <<'EOF'
+import base64, json, re, struct, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+d = json.loads(re.search(r'<script id="ltt-data" type="application/json">(.*?)</script>',
+                         html, re.S).group(1))
+kinds = base64.b64decode(d["calls"]["kind"])
+t0 = struct.unpack("<%dd" % d["slices"]["n"], base64.b64decode(d["slices"]["t0"]))
+t1 = struct.unpack("<%dd" % d["slices"]["n"], base64.b64decode(d["slices"]["t1"]))
+assert all(a <= b for a, b in zip(t0, t1)), "a slice ends before it starts"
+print(d["calls"]["n"], kinds.count(1), d["slices"]["n"], len(d["lost"]), len(d["marks"]),
+      len(d["tasks"]))
+EOF
+}
+
+# Custom events, as ltt stats counts them.
+custom_events() {
+	"$ltt" stats -n 0 "$1" | sed -n '/^Custom events:/,/^$/p' |
+		awk '$1 ~ /^[0-9]+$/ { n += $1 } END { print n + 0 }'
+}
+
+# view: the page and its data
+for f in basic guest-mix lossy; do
+	"$ltt" view "$fx/$f" -o "$tmp/$f.html"
+	check "view $f: status" 0 "$?"
+	entries=$("$ltt" report -e syscall_entry "$fx/$f" | wc -l)
+	lost=$("$ltt" report "$fx/$f" | grep -c ' LOST ')
+	read -r calls syscalls slices nlost marks tasks < <(view_data "$tmp/$f.html")
+	check "view $f: a call per syscall_entry" "$entries" "$syscalls"
+	check "view $f: lost ranges" "$lost" "$nlost"
+	check "view $f: slices" 1 "$((slices >= calls))"
+	check "view $f: nothing fetched" 0 "$(grep -ciE '(src|href)=["'"'"']?(https?:)?//' "$tmp/$f.html")"
+	check "view $f: data in place of the marker" 0 "$(grep -c 'LTT-DATA' "$tmp/$f.html")"
+done
+check "view lossy: custom events as marks" "$(custom_events "$fx/lossy")" "$marks"
+
+out=$("$ltt" view --max-slices 10 "$fx/guest-mix" -o "$tmp/cut.html" 2>&1); rc=$?
+check "view --max-slices: status" 0 "$rc"
+check "view --max-slices: message" 1 "$(grep -cE '^ltt view: [0-9]+ of [0-9]+ slices kept' <<<"$out")"
+read -r calls syscalls slices nlost marks tasks < <(view_data "$tmp/cut.html")
+check "view --max-slices: at most 10" 1 "$((slices <= 10 && slices > 0))"
+
+# the slices kept are the longest: the same lengths as the longest of all
+"$ltt" view --max-slices 1000 "$fx/guest-mix" -o "$tmp/cut.html" 2>/dev/null
+check "view --max-slices: the longest" "ok" "$(python3 - "$tmp/guest-mix.html" "$tmp/cut.html" <<'EOF'
+import base64, json, re, struct, sys
+def lengths(path):
+    d = json.loads(re.search(r'<script id="ltt-data" type="application/json">(.*?)</script>',
+                             open(path, encoding="utf-8").read(), re.S).group(1))
+    n = d["slices"]["n"]
+    t0 = struct.unpack("<%dd" % n, base64.b64decode(d["slices"]["t0"]))
+    t1 = struct.unpack("<%dd" % n, base64.b64decode(d["slices"]["t1"]))
+    return sorted((b - a for a, b in zip(t0, t1)), reverse=True), d
+full, _ = lengths(sys.argv[1])
+cut, d = lengths(sys.argv[2])
+ok = len(cut) == 1000 and cut == full[:1000] and d["slices"]["all"] == len(full)
+print("ok" if ok else "kept %d, all %d, differ at %s" % (len(cut), d["slices"]["all"],
+      next((i for i, (a, b) in enumerate(zip(cut, full)) if a != b), None)))
+EOF
+)"
+
+(cd "$tmp" && "$ltt" view "$fx/basic/" >/dev/null)
+check "view: default output DIR.html" 1 "$(test -s "$tmp/basic.html" && echo 1)"
+
+out=$("$ltt" view "$tmp/none" 2>&1); rc=$?
+check "view missing trace: status" 1 "$rc"
+check "view missing trace: names it" 1 "$(grep -c "$tmp/none" <<<"$out")"
+out=$("$ltt" view "$fx/basic" -o "$tmp/no/such/dir.html" 2>&1); rc=$?
+check "view unwritable output: status" 1 "$rc"
+check "view unwritable output: message" "ltt view: $tmp/no/such/dir.html: No such file or directory" "$out"
+if [[ -w /dev/full ]]; then
+	out=$("$ltt" view "$fx/basic" -o /dev/full 2>&1); rc=$?
+	check "view write error: status" 1 "$rc"
+	check "view write error: message" "ltt view: /dev/full: No space left on device" "$out"
+fi
+"$ltt" view >/dev/null 2>&1
+check "view without DIR: status" 2 "$?"
+"$ltt" view "$fx/basic" "$fx/lossy" >/dev/null 2>&1
+check "view two DIRs: status" 2 "$?"
+check "view help" 1 "$("$ltt" view --help | grep -c '^usage: ltt view')"
+
+# export: Chrome JSON that Perfetto's importer takes
+for f in basic guest-mix guest-flight lossy culprits; do
+	"$ltt" export "$fx/$f" -o "$tmp/$f.json"
+	check "export $f: status" 0 "$?"
+	out=$("$here/check-chrome-json.py" "$tmp/$f.json" \
+		--syscalls "$("$ltt" report -e syscall_entry "$fx/$f" | wc -l)" \
+		--lost "$("$ltt" report "$fx/$f" | grep -c ' LOST ')" \
+		--marks "$(custom_events "$fx/$f")"); rc=$?
+	check "export $f: checked ($out)" 0 "$rc"
+done
+check "export to stdout" "$(cat "$tmp/basic.json")" "$("$ltt" export -o - "$fx/basic")"
+(cd "$tmp" && rm -f basic.json && "$ltt" export "$fx/basic")
+check "export: default output DIR.json" 1 "$(test -s "$tmp/basic.json" && echo 1)"
+out=$("$ltt" export --format=pprof "$fx/basic" 2>&1); rc=$?
+check "export unknown format: status" 2 "$rc"
+check "export unknown format: message" 1 "$(grep -c '^ltt export: --format pprof: the formats are: chrome-json' <<<"$out")"
+out=$("$ltt" export "$fx/basic" -o "$tmp/no/such.json" 2>&1); rc=$?
+check "export unwritable output: status" 1 "$rc"
+check "export unwritable output: message" "ltt export: $tmp/no/such.json: No such file or directory" "$out"
+if [[ -w /dev/full ]]; then
+	out=$("$ltt" export "$fx/basic" -o /dev/full 2>&1); rc=$?
+	check "export write error: status" 1 "$rc"
+	check "export write error: message" "ltt export: /dev/full: No space left on device" "$out"
+fi
+check "export help" 1 "$("$ltt" export --help | grep -c '^usage: ltt export')"
+
+# report --syscalls: strace's shape, counted against the plain report
+plain=$("$ltt" report "$fx/guest-mix")
+sys=$("$ltt" report --syscalls "$fx/guest-mix")
+check "syscalls: a line per call" "$(grep -c ' syscall_entry: ' <<<"$plain")" \
+	"$(grep -cE '^\S+ \+\S+ pid [0-9]+ .* \[0x[0-9a-f]+\] [a-z_0-9]+\(.*\) = ' <<<"$sys")"
+check "syscalls: openat names its file" "$(grep -c ' fs_open: ' <<<"$plain")" \
+	"$(grep -c '\] openat("' <<<"$sys")"
+check "syscalls: errors by name" "$(grep -c 'syscall_exit: ret=-2$' <<<"$plain")" \
+	"$(grep -c ') = -1 ENOENT (No such file or directory) <' <<<"$sys")"
+check "syscalls: an fd's file" 1 \
+	"$(grep -c '\] close(3</dev/null>) = 0 <' <<<"$sys" | awk '{ print ($1 > 0) }')"
+check "syscalls: signals by name" "$(grep -c ' process_signal: ' <<<"$plain")" \
+	"$(grep -c -- '--- SIG[A-Z0-9]* ([0-9]*) to pid ' <<<"$sys")"
+sys=$("$ltt" report --syscalls --utc "$fx/basic")
+check "syscalls: getppid" "$(grep -c 'id=110(getppid)' <<<"$("$ltt" report "$fx/basic")")" \
+	"$(grep -c '\[0x[0-9a-f]*\] getppid() = 100 <0.000500 ms>$' <<<"$sys")"
+check "syscalls: fork" 1 "$(grep -c '^00:00:01.000001000 +0.000001000 pid 100 bash \[0x7f0000401000\] fork() = 101 <0.002000 ms>$' <<<"$sys")"
+check "syscalls: no return" 1 "$(grep -c '\] exit( <unfinished ...>) = ?$' <<<"$sys")"
+"$ltt" report --syscalls -e fs_open "$fx/basic" >/dev/null 2>&1
+check "syscalls with --event: status" 2 "$?"
+
+# names of numbers in the plain report
+check "report: trap names" "$(grep -c ' trap_entry: trap=14 ' <<<"$("$ltt" report --raw-time "$fx/guest-mix" | sed 's/(page_fault)//')")" \
+	"$(grep -c ' trap_entry: trap=14(page_fault) ' <<<"$plain")"
+check "report: signal names" "$(grep -c ' process_signal: sig=17 ' <<<"$(sed 's/(SIGCHLD)//' <<<"$plain")")" \
+	"$(grep -c ' process_signal: sig=17(SIGCHLD) ' <<<"$plain")"
+check "report: softirq names" "$(grep -c ' softirq: vec=' <<<"$plain")" \
+	"$(grep -cE ' softirq: vec=[0-9]+\((HI|TIMER|NET_TX|NET_RX|BLOCK|IRQ_POLL|TASKLET|SCHED|HRTIMER|RCU)\)$' <<<"$plain")"
+
+# --json: one object per line, as many as the plain lines
+json_lines() {
+	python3 -c 'import json, sys
+n = 0
+for line in sys.stdin:
+    json.loads(line); n += 1
+print(n)'
+}
+for f in basic lossy guest-mix; do
+	check "report --json $f" "$("$ltt" report "$fx/$f" | wc -l)" \
+		"$("$ltt" report --json "$fx/$f" | json_lines)"
+done
+check "report --json fields" 1 "$("$ltt" report --json "$fx/basic" | grep -c '"event":"fs_open","fields":{"fd":3,"trunc":0,"filename":"/etc/inittab"}}$')"
+check "report --syscalls --json" "$("$ltt" report -e syscall_entry "$fx/guest-mix" | wc -l)" \
+	"$("$ltt" report --syscalls --json "$fx/guest-mix" | grep -c '"syscall":' )"
+check "report --syscalls --json parses" "$("$ltt" report --syscalls "$fx/guest-mix" | wc -l)" \
+	"$("$ltt" report --syscalls --json "$fx/guest-mix" | json_lines)"
+if [[ -w /dev/full ]]; then
+	out=$("$ltt" report --syscalls "$fx/guest-mix" 2>&1 >/dev/full); rc=$?
+	check "report --syscalls write error: status" 1 "$rc"
+	check "report --syscalls write error: message" "ltt report: write error on the standard output" "$out"
+	out=$("$ltt" stats --json "$fx/guest-mix" 2>&1 >/dev/full); rc=$?
+	check "stats --json write error: status" 1 "$rc"
+fi
+
+# --filter and -e with exclusions, counted against the plain report
+check "report --filter" "$(grep -cE ' pid [0-9]+ sh syscall_exit: ret=-' <<<"$plain")" \
+	"$("$ltt" report --filter 'comm == "sh" && ret < 0' "$fx/guest-mix" | wc -l)"
+check "report --filter glob" "$(grep -cE ' fs_open: .* filename="/etc/' <<<"$plain")" \
+	"$("$ltt" report --filter 'filename =~ "/etc/*"' "$fx/guest-mix" | wc -l)"
+check "report -e exclusions" "$(grep -vcE ' (mm_[a-z_]+|trap_entry|trap_exit):( |$)| LOST ' <<<"$plain")" \
+	"$("$ltt" report -e '!mm_*,!trap_*' "$fx/guest-mix" | wc -l)"
+check "stats --filter" "$("$ltt" report --pid 101 "$fx/basic" | wc -l)" \
+	"$("$ltt" stats --filter 'pid == 101' "$fx/basic" | sed -n 's/^Trace .*: \([0-9]*\) events .*/\1/p')"
+check "stats -e" "$(grep -c ' syscall_entry: ' <<<"$plain")" \
+	"$("$ltt" stats -e syscall_entry "$fx/guest-mix" | sed -n 's/^Trace .*: \([0-9]*\) events .*/\1/p')"
+"$ltt" export -e 'syscall_*' --filter 'pid == 55' "$fx/guest-mix" -o "$tmp/f.json"
+check "export --filter: status" 0 "$?"
+out=$("$here/check-chrome-json.py" "$tmp/f.json" --syscalls \
+	"$("$ltt" report -e syscall_entry --pid 55 "$fx/guest-mix" | wc -l)"); rc=$?
+check "export --filter: checked ($out)" 0 "$rc"
+"$ltt" view --filter 'pid == 55' "$fx/guest-mix" -o "$tmp/f.html"
+check "view --filter: status" 0 "$?"
+read -r calls syscalls slices nlost marks tasks < <(view_data "$tmp/f.html")
+check "view --filter: its calls" "$("$ltt" report -e syscall_entry --pid 55 "$fx/guest-mix" | wc -l)" "$syscalls"
+for cmd in report stats view export; do
+	out=$("$ltt" $cmd --filter 'pid = 3' "$fx/basic" 2>&1 >/dev/null); rc=$?
+	check "$cmd bad --filter: status" 2 "$rc"
+	check "$cmd bad --filter: message" 1 "$(grep -c "^ltt $cmd: --filter: at column 5: \"=\": did you mean \"==\"?" <<<"$out")"
+done
+out=$("$ltt" stats -e '!nosuch' "$fx/basic" 2>&1); rc=$?
+check "stats bad -e: status" 2 "$rc"
+check "stats bad -e: message" 1 "$(grep -c '^ltt stats: --event: .*nosuch' <<<"$out")"
+
+# list: every event of the metadata, with its fields
+check "list: every event" "$(grep -c '^event {' "$fx/lossy/metadata")" "$("$ltt" list "$fx/lossy" | wc -l)"
+check "list: custom events" "$(grep -c 'model.emf.uri = "ltt:custom"' "$fx/lossy/metadata")" \
+	"$("$ltt" list "$fx/lossy" | grep -c ' (custom)$')"
+check "list: fields" "  18  fs_open                  fd:s32 trunc:u8 filename:string" \
+	"$("$ltt" list -e fs_open "$fx/basic")"
+check "list -e exclusions" "$(("$(grep -c '^event {' "$fx/basic/metadata")" - 2))" \
+	"$("$ltt" list -e '!syscall_*' "$fx/basic" | wc -l)"
+"$ltt" list "$fx/basic" "$fx/lossy" >/dev/null 2>&1
+check "list two DIRs: status" 2 "$?"
+
+# analyze: against ltt report --syscalls's lines, and its own JSON
+aj=$("$ltt" analyze --json "$fx/guest-mix")
+check "analyze: calls timed" "$("$ltt" report --syscalls "$fx/guest-mix" | grep -E '\) = ' | grep -vc '= ?$')" \
+	"$(python3 -c 'import json, sys; print(json.load(sys.stdin)["syscalls"]["count"])' <<<"$aj")"
+check "analyze: openat p99" "$("$ltt" report --syscalls "$fx/guest-mix" | grep '\] openat(' |
+	sed 's/.*<\([0-9]*\)\.\([0-9]*\) ms>$/\1\2/' | sed 's/^0*//' | sort -n |
+	awk '{ v[NR] = $1 } END { r = int((99 * NR + 99) / 100); print v[r] }')" \
+	"$(python3 -c 'import json, sys
+for s in json.load(sys.stdin)["syscalls"]["by_name"]:
+    if s["name"] == "openat": print(s["p99_ns"])' <<<"$aj")"
+check "analyze: text and JSON agree" "$(python3 -c 'import json, sys
+for s in json.load(sys.stdin)["syscalls"]["by_name"][:3]: print(s["name"], s["count"])' <<<"$aj")" \
+	"$("$ltt" analyze -a syscalls -n 3 "$fx/guest-mix" | awk '/^System call latency/ { on = 1; getline; next } on && NF == 8 && $1 != "(all)" { print $1, $2 }')"
+check "analyze: I/O" "$(grep ' fs_write: ' <<<"$plain" | awk '{ s += substr($NF, 7) } END { print s }')" \
+	"$(python3 -c 'import json, sys; print(sum(i["write_bytes"] for i in json.load(sys.stdin)["io"]))' <<<"$aj")"
+out=$("$ltt" analyze -a nosuch "$fx/basic" 2>&1); rc=$?
+check "analyze bad --analysis: status" 2 "$rc"
+check "analyze bad --analysis: message" 1 "$(grep -c '^ltt analyze: --analysis nosuch: the analyses are' <<<"$out")"
+check "analyze help" 1 "$("$ltt" analyze --help | grep -c '^usage: ltt analyze')"
+
+# stats --json: the figures of the text tables
+text=$("$ltt" stats -n 0 --pid 101 "$fx/basic")
+json=$("$ltt" stats --json --pid 101 "$fx/basic")
+check "stats --json events" "$(sed -n 's/^Trace .*: \([0-9]*\) events .*/\1/p' <<<"$text")" \
+	"$(python3 -c 'import json, sys; print(json.load(sys.stdin)["events"])' <<<"$json")"
+check "stats --json syscalls" "$(awk '/^System calls by name:/ { on = 1; next } on && /^$/ { on = 0 } on && $1 ~ /^[0-9]+$/ { print $2, $1 }' <<<"$text" | sort)" \
+	"$(python3 -c 'import json, sys
+for s in json.load(sys.stdin)["syscalls"]: print(s["name"], s["count"])' <<<"$json" | sort)"
+check "stats --json times" "$(awk '$1 == "getppid" && NF == 6 { print $2, $3, $4, $6 }' <<<"$text")" \
+	"$(python3 -c 'import json, sys
+for s in json.load(sys.stdin)["syscall_times"]["calls"]:
+    if s["name"] == "getppid": print(s["count"], s["total_ns"], s["min_ns"], s["max_ns"])' <<<"$json")"
+check "stats --json lost" "$("$ltt" stats "$fx/lossy" | sed -n 's/^Events lost: \([0-9]*\).*/\1/p')" \
+	"$("$ltt" stats --json "$fx/lossy" | python3 -c 'import json, sys; print(json.load(sys.stdin)["lost"]["events"])')"
+
+echo "cli-view.sh: $pass passed, $fail failed"
+[[ $fail == 0 ]]
