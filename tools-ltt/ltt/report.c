@@ -7,11 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-<<<<<<< HEAD
 #include "../lib/checked.h"
-=======
 #include "filter.h"
->>>>>>> view
 #include "ltt.h"
 #include "out.h"
 #include "strace.h"
@@ -307,6 +304,7 @@ int cmd_report(int argc, char **argv)
 			warnx_cmd(p.cmd, "--event: %s", ltt_error());
 			free(r.event_mask);
 			free(r.fd_field);
+			field_notes_free(r.notes);
 			ltt_trace_close(t);
 			return 2;
 		}
@@ -326,16 +324,12 @@ int cmd_report(int argc, char **argv)
 	r.out->fd = STDOUT_FILENO;
 	r.out->len = 0;
 	r.out->failed = false;
-<<<<<<< HEAD
-	/* output that cannot be written ends the report */
-	while (!r.out->failed && ltt_trace_next(t, &it) > 0) {
-=======
 	if (r.syscalls && !(st = strace_new(t, r.out, r.json, r.utc))) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
-	while (ltt_trace_next(t, &it) > 0) {
->>>>>>> view
+	/* output that cannot be written ends the report */
+	while (!r.out->failed && ltt_trace_next(t, &it) > 0) {
 		if (!r.started)
 			report_start(&r, it, &p);
 		if (!report_wanted(&r, it) ||

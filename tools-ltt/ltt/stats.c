@@ -8,11 +8,8 @@
 #include <string.h>
 
 #include "analysis.h"
-<<<<<<< HEAD
 #include "../lib/checked.h"
-=======
 #include "filter.h"
->>>>>>> view
 #include "ltt.h"
 #include "stats-json.h"
 #include "syscalls.h"
@@ -265,15 +262,10 @@ int cmd_stats(int argc, char **argv)
 	if (pid >= 0)
 		print_times(st, t);
 	print_lost(st);
-<<<<<<< HEAD
+done:
 	if (check_stdout(p.cmd))
 		errors = 1;
 	errors += print_trace_errors(p.cmd, t);
-=======
-	fflush(stdout);
-done:
-	errors = print_trace_errors(p.cmd, t);
->>>>>>> view
 	stats_free(st);
 	free(st);
 	ltt_trace_close(t);
