@@ -7,6 +7,7 @@
 #   make patches      regenerate series + patches/ from the plain files
 #   make kernel       build the traced kernel in build/ (incremental)
 #   make boot         boot it under QEMU and run the selftests
+#   make boot-hotplug the CPU hotplug selftest on -smp 4
 #   make check-debug  the selftests on a KASAN + lockdep kernel
 #   make demo         record a mixed workload in the guest: build/demo-trace/
 #   make e2e          the demo, then babeltrace2 and ltt report must agree
@@ -31,7 +32,7 @@ export KSRC
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
 	cross checkpatch bisect deps clean help tools tools-test demo e2e \
 	watch-test bench deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
-	view-test
+	view-test boot-hotplug
 
 all: kernel
 
@@ -65,6 +66,10 @@ initramfs: kernel
 
 boot: initramfs
 	scripts/boot.sh
+
+# CPUs going offline and online under load want more than two of them.
+boot-hotplug: initramfs
+	LTT_SMP=4 LTT_APPEND=ltt.run=ltt_hotplug_test scripts/boot.sh
 
 check-debug: deps
 	LTT_FLAVOUR=debug scripts/kernel.sh
@@ -112,7 +117,7 @@ view-test: e2e
 	scripts/deps.sh tools view
 	$(MAKE) -C tools-ltt view-test VIEW_TRACES=$(CURDIR)/build/demo-trace
 
-check: deps tools-test deb-test check-patches checkpatch boot e2e view-test \
+check: deps tools-test deb-test check-patches checkpatch boot boot-hotplug e2e view-test \
 	watch-test cross bisect
 
 clean:

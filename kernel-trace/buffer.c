@@ -371,18 +371,36 @@ static void lb_flush_timer(struct timer_list *t)
 
 /**
  * ltt_buf_start - arm the flush timer of a buffer
- * @buf: the buffer, its CPU online (cpus_read_lock() held)
+ * @buf: the buffer, its CPU online; CPU hotplug is excluded (the caller
+ *	holds cpus_read_lock(), or is the CPU's online callback)
  *
  * A flight recorder has no timer: nobody reads it while it records, and
  * every packet closed early would push older events out of the ring.
  */
 void ltt_buf_start(struct ltt_buf *buf)
 {
-	if (buf->overwrite)
+	if (buf->overwrite || buf->flushing)
 		return;
 	WRITE_ONCE(buf->flushing, true);
 	buf->flush_timer.expires = jiffies + buf->session->flush_jiffies;
 	add_timer_on(&buf->flush_timer, buf->cpu);
+}
+
+/**
+ * ltt_buf_cpu_offline - a buffer's CPU goes offline
+ * @buf: the buffer; runs on its CPU, from the CPU's offline callback
+ *
+ * Takes the flush timer away, which would otherwise migrate and die,
+ * and hands the open packet to the reader.  What the CPU still writes
+ * before it is gone waits for its return or for the stop.
+ */
+void ltt_buf_cpu_offline(struct ltt_buf *buf)
+{
+	WRITE_ONCE(buf->flushing, false);
+	/* On its own CPU the timer's handler cannot be running. */
+	timer_delete(&buf->flush_timer);
+	guard(preempt)();
+	lb_switch(buf);
 }
 
 /**

@@ -93,6 +93,7 @@ int ltt_buf_write(struct ltt_buf *buf, unsigned int id, const void *rec,
 		  unsigned int len, const char *str, unsigned int slen);
 void ltt_buf_flush(struct ltt_buf *buf);
 void ltt_buf_start(struct ltt_buf *buf);
+void ltt_buf_cpu_offline(struct ltt_buf *buf);
 void ltt_buf_stop(struct ltt_buf *buf);
 void ltt_buf_wake(struct ltt_buf *buf);
 void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st);

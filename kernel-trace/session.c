@@ -8,6 +8,7 @@
 #include <linux/bitmap.h>
 #include <linux/capability.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -60,6 +61,45 @@ static int __init ltt_sysctl_init(void)
 	return 0;
 }
 core_initcall(ltt_sysctl_init);
+
+/*
+ * CPU hotplug: a CPU that comes online while a session records gets its
+ * buffer's flush timer; one that goes offline takes it away and hands
+ * its open packet over.  Both run on that CPU, with hotplug excluding
+ * START's loop over the online CPUs; STOP waits for them with
+ * synchronize_rcu() before it stops the buffers.
+ */
+static int ltt_cpu_online(unsigned int cpu)
+{
+	struct ltt_session *s;
+
+	guard(rcu)();
+	s = rcu_dereference(ltt_current);
+	if (s && s->bufs[cpu])
+		ltt_buf_start(s->bufs[cpu]);
+	return 0;
+}
+
+static int ltt_cpu_offline(unsigned int cpu)
+{
+	struct ltt_session *s;
+
+	guard(rcu)();
+	s = rcu_dereference(ltt_current);
+	if (s && s->bufs[cpu])
+		ltt_buf_cpu_offline(s->bufs[cpu]);
+	return 0;
+}
+
+static int __init ltt_hotplug_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "ltt:online",
+					ltt_cpu_online, ltt_cpu_offline);
+	return ret < 0 ? ret : 0;
+}
+late_initcall(ltt_hotplug_init);
 
 /*
  * What a user session may record: events about what its own tasks ask
@@ -751,16 +791,13 @@ int ltt_session_create(const struct ltt_create *attr)
 	if (!s->bufs)
 		goto nomem;
 
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
+	/* Every possible CPU: one that comes online later records too. */
+	for_each_possible_cpu(cpu) {
 		buf = ltt_buf_create(s, cpu);
-		if (IS_ERR(buf)) {
-			cpus_read_unlock();
+		if (IS_ERR(buf))
 			goto nomem;
-		}
 		s->bufs[cpu] = buf;
 	}
-	cpus_read_unlock();
 
 	ret = ltt_arm();
 	if (ret) {
