@@ -53,13 +53,33 @@ static __always_inline u64 ltt_clock(void)
 }
 
 /*
- * The clock for @buf's next record or packet end: the fast clock may step
- * back after an NMI that hit a timekeeper update, so never behind the
- * buffer's last record.
+ * A clock this far behind the buffer's last record did not step back
+ * after an NMI: @last is a torn read (a 64-bit value on 32-bit).
  */
-static __always_inline u64 lb_clock(const struct ltt_buf *buf)
+#define LB_CLAMP_NS	(100 * NSEC_PER_MSEC)
+
+/*
+ * The clock for @buf's next record or packet end, given @last, the
+ * buffer's last time as read once by the caller: the fast clock may step
+ * back after an NMI that hit a timekeeper update, so never behind it.
+ */
+static __always_inline u64 lb_clock(u64 last)
 {
-	return max(ltt_clock(), READ_ONCE(buf->last_ts));
+	u64 ts = ltt_clock();
+
+	if (unlikely(ts < last) && last - ts < LB_CLAMP_NS)
+		return last;
+	return ts;
+}
+
+/*
+ * Move the buffer's last time to @ts, never back: a nested writer may
+ * have gone past it.
+ */
+static __always_inline void lb_advance(struct ltt_buf *buf, u64 ts)
+{
+	if (ts > READ_ONCE(buf->last_ts))
+		WRITE_ONCE(buf->last_ts, ts);
 }
 
 static __always_inline unsigned long lb_subbuf_size(const struct ltt_buf *buf)
@@ -207,13 +227,15 @@ static __always_inline bool lb_reserve(struct ltt_buf *buf, unsigned int id,
 	unsigned long old, new, sb_off, pkt = 0;
 	bool open, close, ext_id = id >= LTT_HDR_ID_EXTENDED;
 	unsigned int need;
+	u64 last;
 
 	do {
 		old = local_read(&buf->offset);
-		slot->ts = lb_clock(buf);
+		last = READ_ONCE(buf->last_ts);
+		slot->ts = lb_clock(last);
 		sb_off = lb_sb_off(buf, old);
 		slot->extended = ext_id ||
-			((slot->ts - buf->last_ts) >> LTT_HDR_TS_BITS);
+			((slot->ts - last) >> LTT_HDR_TS_BITS);
 		need = payload + (slot->extended ? LTT_HDR_EXTENDED_SIZE :
 						   LTT_HDR_COMPACT_SIZE);
 		open = false;
@@ -245,7 +267,7 @@ static __always_inline bool lb_reserve(struct ltt_buf *buf, unsigned int id,
 		goto drop;
 	if (open)
 		lb_open(buf, pkt, slot->ts);
-	buf->last_ts = slot->ts;
+	lb_advance(buf, slot->ts);
 	return true;
 
 drop:
@@ -321,9 +343,11 @@ static void lb_switch(struct ltt_buf *buf)
 		sb_off = lb_sb_off(buf, old);
 		if (!sb_off)
 			return;
-		ts = lb_clock(buf);
+		ts = lb_clock(READ_ONCE(buf->last_ts));
 		new = old - sb_off + lb_subbuf_size(buf);
 	} while (local_cmpxchg(&buf->offset, old, new) != old);
+	/* The next packet begins no earlier than this one ends. */
+	lb_advance(buf, ts);
 	lb_close(buf, old, ts);
 }
 
@@ -337,7 +361,7 @@ static void lb_report_lost(struct ltt_buf *buf)
 {
 	unsigned long w = local_read(&buf->offset);
 	struct ltt_packet_header *h;
-	u64 ts = lb_clock(buf);
+	u64 ts = lb_clock(READ_ONCE(buf->last_ts));
 
 	if (local_read(&buf->lost) == buf->lost_reported)
 		return;

@@ -91,7 +91,6 @@ struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu);
 void ltt_buf_destroy(struct ltt_buf *buf);
 int ltt_buf_write(struct ltt_buf *buf, unsigned int id, const void *rec,
 		  unsigned int len, const char *str, unsigned int slen);
-void ltt_buf_flush(struct ltt_buf *buf);
 void ltt_buf_start(struct ltt_buf *buf);
 void ltt_buf_cpu_offline(struct ltt_buf *buf);
 void ltt_buf_stop(struct ltt_buf *buf);
@@ -121,6 +120,7 @@ pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t);
 void ltt_write_custom(unsigned int id, bool user, const void *data,
 		      unsigned int size);
 extern int ltt_user_sessions;
+extern bool ltt_attached;
 
 /* registry.c */
 int ltt_event_info(struct ltt_event_info *info);

@@ -15,6 +15,7 @@
  *                    as ktime_get_mono_fast_ns() may after an NMI
  *   recurse_trap     while set, writing a trap_entry record raises a
  *                    trap_entry again, as a fault on the buffer would
+ *   probes_attached  (read) whether the probes are attached
  *
  * The knobs widen race windows so that a test hits them every time.
  */
@@ -89,6 +90,7 @@ static int __init ltt_selftest_init(void)
 		debugfs_create_u32(ltt_knob_names[i], 0600, dir, &ltt_knobs[i]);
 	debugfs_create_ulong("clock_back_ns", 0600, dir,
 			     &ltt_selftest_clock_back_ns);
+	debugfs_create_bool("probes_attached", 0400, dir, &ltt_attached);
 	return 0;
 }
 late_initcall(ltt_selftest_init);

@@ -16,6 +16,7 @@
 #include <linux/nospec.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
+#include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/slab.h>
@@ -23,6 +24,8 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include "internal.h"
 
@@ -37,11 +40,29 @@ DEFINE_STATIC_KEY_FALSE(ltt_hooks_key);
  */
 static DEFINE_MUTEX(ltt_record_lock);
 
-/* Sessions that exist: the probes are attached while there is one. */
+/*
+ * Sessions that have started and exist: the probes are attached while
+ * there is one, and for a second after the last one goes.
+ */
 static unsigned int ltt_armed;
+bool ltt_attached;
 
 /* kernel.ltt_user_sessions: may the unprivileged record their own tasks? */
 int ltt_user_sessions;
+
+/* kernel.ltt_user_sessions_max: sessions an unprivileged user may hold. */
+static int ltt_user_sessions_max = 4;
+
+/* kernel.ltt_user_buffer_kb: per CPU, the most a user session may map. */
+static int ltt_user_buffer_kb = 4096;
+
+static const int ltt_sessions_limit = 1024;
+static const int ltt_buffer_kb_min = 2 * LTT_SUBBUF_MIN / 1024;
+static const int ltt_buffer_kb_max = LTT_BUFFER_MAX / 1024;
+
+/* Sessions per unprivileged uid, as xa_mk_value() counts. */
+static DEFINE_XARRAY(ltt_user_counts);
+static DEFINE_MUTEX(ltt_user_lock);
 
 static struct ctl_table ltt_sysctls[] = {
 	{
@@ -52,6 +73,24 @@ static struct ctl_table ltt_sysctls[] = {
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "ltt_user_sessions_max",
+		.data		= &ltt_user_sessions_max,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= (void *)&ltt_sessions_limit,
+	},
+	{
+		.procname	= "ltt_user_buffer_kb",
+		.data		= &ltt_user_buffer_kb,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= (void *)&ltt_buffer_kb_min,
+		.extra2		= (void *)&ltt_buffer_kb_max,
 	},
 };
 
@@ -187,8 +226,13 @@ static bool ltt_user_current(const struct ltt_session *s)
 {
 	struct mm_struct *mm = current->mm;
 
-	return in_task() && mm && get_dumpable(mm) == SUID_DUMP_USER &&
-	       ltt_user_owns(s, current);
+	/*
+	 * An exiting task has let go of its mm, and with it of what says
+	 * whether it is dumpable: its last events are nobody's.
+	 */
+	if (!in_task() || !mm || get_dumpable(mm) != SUID_DUMP_USER)
+		return false;
+	return ltt_user_owns(s, current);
 }
 
 /**
@@ -219,7 +263,8 @@ pid_t ltt_pid_visible(struct task_struct *t)
 
 	guard(preempt_notrace)();
 	s = rcu_dereference_sched(ltt_current);
-	return s ? ltt_session_pid(s, t) : t->pid;
+	/* None now; a user session may be by the time the record is. */
+	return s ? ltt_session_pid(s, t) : 0;
 }
 
 /**
@@ -250,9 +295,10 @@ bool ltt_task_passes(struct ltt_session *s, struct task_struct *t)
 	struct ltt_pidset *set;
 	unsigned int i;
 
-	guard(preempt_notrace)();
-	if (s->user && !ltt_user_owns(s, t))
+	/* A user may learn of the tasks a debugger of theirs could read. */
+	if (s->user && !ptrace_may_access(t, PTRACE_MODE_READ_REALCREDS))
 		return false;
+	guard(preempt_notrace)();
 	set = rcu_dereference_sched(s->pids);
 	if (!set)
 		return true;
@@ -364,6 +410,7 @@ void ltt_write_custom(unsigned int id, bool user, const void *data,
 }
 
 static void ltt_disarm(void);
+static void ltt_user_uncharge(kuid_t uid);
 
 static void ltt_session_free(struct kref *ref)
 {
@@ -372,6 +419,9 @@ static void ltt_session_free(struct kref *ref)
 
 	if (s->armed)
 		ltt_disarm();
+	if (s->user)
+		ltt_user_uncharge(s->uid);
+	ltt_custom_sessions_put();
 
 	for (cpu = 0; s->bufs && cpu < nr_cpu_ids; cpu++)
 		if (s->bufs[cpu])
@@ -396,43 +446,70 @@ static void ltt_detach(unsigned int n)
 		ltt_groups[n]->detach();
 }
 
-/*
- * Attach the probes and turn the hooks on for the first session that is
- * made; they stay while sessions exist, so that starting and stopping
- * does not patch kernel text.
- */
-static int ltt_arm(void)
+/* Attach the probes and turn the hooks on, unless they are; both locks. */
+static int ltt_attach(void)
 {
 	unsigned int n;
 	int ret;
 
-	guard(mutex)(&ltt_record_lock);
-	if (ltt_armed++)
+	if (ltt_attached)
 		return 0;
 	for (n = 0; n < ARRAY_SIZE(ltt_groups); n++) {
 		ret = ltt_groups[n]->attach();
 		if (ret) {
 			ltt_detach(n);
 			tracepoint_synchronize_unregister();
-			ltt_armed--;
 			return ret;
 		}
 	}
 	static_branch_enable(&ltt_hooks_key);
-	ltt_custom_sessions_get();
+	WRITE_ONCE(ltt_attached, true);
 	return 0;
 }
 
-/* And take them away with the last session. */
-static void ltt_disarm(void)
+/* No session has started for a second: take the probes away. */
+static void ltt_detach_fn(struct work_struct *work)
 {
 	guard(mutex)(&ltt_record_lock);
-	if (--ltt_armed)
+	if (ltt_armed || !ltt_attached)
 		return;
-	ltt_custom_sessions_put();
 	static_branch_disable(&ltt_hooks_key);
 	ltt_detach(ARRAY_SIZE(ltt_groups));
 	tracepoint_synchronize_unregister();
+	WRITE_ONCE(ltt_attached, false);
+}
+
+static DECLARE_DELAYED_WORK(ltt_detach_work, ltt_detach_fn);
+
+/*
+ * @s starts: the probes must be attached, from its first START until it
+ * is freed.  A session that never starts patches no kernel text and
+ * marks no task for the system call tracepoints.  Both locks held.
+ */
+static int ltt_arm(struct ltt_session *s)
+{
+	int ret;
+
+	if (s->armed)
+		return 0;
+	ret = ltt_attach();
+	if (ret)
+		return ret;
+	ltt_armed++;
+	s->armed = true;
+	return 0;
+}
+
+/*
+ * The last started session goes: the probes go a second later, so that
+ * sessions made, started and closed in a loop patch kernel text once a
+ * second at most.
+ */
+static void ltt_disarm(void)
+{
+	guard(mutex)(&ltt_record_lock);
+	if (!--ltt_armed)
+		mod_delayed_work(system_wq, &ltt_detach_work, HZ);
 }
 
 /* Stop recording @s, the recording session; both locks held. */
@@ -464,6 +541,7 @@ static int __ltt_session_start(struct ltt_session *s)
 {
 	struct ltt_session *cur;
 	unsigned int cpu;
+	int ret;
 
 	cur = rcu_dereference_protected(ltt_current,
 					lockdep_is_held(&ltt_record_lock));
@@ -472,9 +550,12 @@ static int __ltt_session_start(struct ltt_session *s)
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (s->bufs[cpu] && s->bufs[cpu]->held && s->bufs[cpu]->overwrite)
 			return -EBUSY;
+	ret = ltt_arm(s);
+	if (ret)
+		return ret;
 	if (cur) {
 		/* Two session locks: ltt_record_lock orders them. */
-		mutex_lock_nested(&cur->lock, SINGLE_DEPTH_NESTING);
+		mutex_lock_nest_lock(&cur->lock, &ltt_record_lock);
 		__ltt_session_stop(cur);
 		mutex_unlock(&cur->lock);
 	}
@@ -500,7 +581,7 @@ static int __ltt_session_start(struct ltt_session *s)
  *
  * Returns 0, or -EBUSY when @s records already, another session records
  * (a system one, or any for a user session), or, in overwrite mode, a
- * reader holds a packet.
+ * reader holds a packet; an error of attaching the probes (-ENOMEM).
  */
 int ltt_session_start(struct ltt_session *s)
 {
@@ -667,13 +748,15 @@ int ltt_session_buffer_fd(struct ltt_session *s, unsigned int cpu)
 	if (cpu >= nr_cpu_ids)
 		return -EINVAL;
 	cpu = array_index_nospec(cpu, nr_cpu_ids);
-	guard(mutex)(&s->lock);
-	if (!s->bufs[cpu])
-		return -ENODEV;
-	kref_get(&s->ref);
-	fd = ltt_buf_open_fd(s->bufs[cpu]);
+	scoped_guard(mutex, &s->lock) {
+		if (!s->bufs[cpu])
+			return -ENODEV;
+		kref_get(&s->ref);
+		fd = ltt_buf_open_fd(s->bufs[cpu]);
+	}
+	/* Not under the lock: a last put takes ltt_record_lock. */
 	if (fd < 0)
-		kref_put(&s->ref, ltt_session_free);
+		ltt_session_put(s);
 	return fd;
 }
 
@@ -712,6 +795,37 @@ struct ltt_session *ltt_session_of(struct file *file)
 }
 
 /*
+ * Count a session against unprivileged @uid: -ENOSPC when it holds
+ * kernel.ltt_user_sessions_max already.
+ */
+static int ltt_user_charge(kuid_t uid)
+{
+	unsigned long n;
+	void *e;
+
+	guard(mutex)(&ltt_user_lock);
+	e = xa_load(&ltt_user_counts, __kuid_val(uid));
+	n = e ? xa_to_value(e) : 0;
+	if (n >= READ_ONCE(ltt_user_sessions_max))
+		return -ENOSPC;
+	return xa_err(xa_store(&ltt_user_counts, __kuid_val(uid),
+			       xa_mk_value(n + 1), GFP_KERNEL_ACCOUNT));
+}
+
+static void ltt_user_uncharge(kuid_t uid)
+{
+	unsigned long n;
+
+	guard(mutex)(&ltt_user_lock);
+	n = xa_to_value(xa_load(&ltt_user_counts, __kuid_val(uid)));
+	if (n > 1)
+		xa_store(&ltt_user_counts, __kuid_val(uid), xa_mk_value(n - 1),
+			 GFP_KERNEL);
+	else
+		xa_erase(&ltt_user_counts, __kuid_val(uid));
+}
+
+/*
  * May the caller, who lacks CAP_PERFMON, make a user session?  Only when
  * kernel.ltt_user_sessions says so, and not as root without capabilities
  * (root's tasks are everybody's business) nor from a user or pid
@@ -747,8 +861,10 @@ static int ltt_check_geometry(const struct ltt_create *a)
  * @attr: the validated-by-us attributes from user space
  *
  * Returns a session fd, -EPERM without CAP_PERFMON or CAP_SYS_ADMIN
- * (unless kernel.ltt_user_sessions allows a user session), -EINVAL for
- * bad attributes, -ENOMEM when the buffers do not fit.
+ * (unless kernel.ltt_user_sessions allows a user session, whose buffer
+ * may be at most kernel.ltt_user_buffer_kb per CPU), -ENOSPC when the
+ * user holds kernel.ltt_user_sessions_max sessions, -EINVAL for bad
+ * attributes, -ENOMEM when the buffers do not fit.
  * Nothing is left behind on failure.
  */
 int ltt_session_create(const struct ltt_create *attr)
@@ -771,10 +887,22 @@ int ltt_session_create(const struct ltt_create *attr)
 	ret = ltt_check_geometry(&a);
 	if (ret)
 		return ret;
+	if (user && (u64)a.subbuf_size * a.n_subbufs >
+		    (u64)READ_ONCE(ltt_user_buffer_kb) * 1024)
+		return -EPERM;
+	if (user) {
+		ret = ltt_user_charge(current_uid());
+		if (ret)
+			return ret;
+	}
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
-	if (!s)
+	if (!s) {
+		if (user)
+			ltt_user_uncharge(current_uid());
 		return -ENOMEM;
+	}
+	ltt_custom_sessions_get();
 	kref_init(&s->ref);
 	mutex_init(&s->lock);
 	s->state = LTT_SESSION_NEW;
@@ -799,12 +927,6 @@ int ltt_session_create(const struct ltt_create *attr)
 		s->bufs[cpu] = buf;
 	}
 
-	ret = ltt_arm();
-	if (ret) {
-		ltt_session_put(s);
-		return ret;
-	}
-	s->armed = true;
 	ret = anon_inode_getfd("[ltt-session]", &ltt_session_fops, s,
 			       O_RDWR | O_CLOEXEC);
 	if (ret < 0)

@@ -46,13 +46,15 @@ static void ltt_dump_task(struct task_struct *t, struct ltt_dump_ctx *ctx)
 	struct ltt_rec_statedump_process rec = {
 		.pid = t->pid,
 		.tgid = t->tgid,
-		/* The parent of a user's task may be somebody else's. */
-		.ppid = ltt_session_pid(ctx->s, rcu_dereference(t->real_parent)),
 	};
+	struct task_struct *parent = rcu_dereference(t->real_parent);
 	char comm[TASK_COMM_LEN];
 
 	if (!ltt_task_passes(ctx->s, t))
 		return;
+	/* The parent of a user's task may be somebody else's. */
+	if (ltt_session_pid(ctx->s, parent))
+		rec.ppid = parent->tgid;
 	get_task_comm(comm, t);
 	ltt_session_write(ctx->s, LTT_EV_statedump_process, &rec, sizeof(rec),
 			  comm);

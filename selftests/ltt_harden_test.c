@@ -358,8 +358,8 @@ TEST(clock_stepping_back_keeps_records_in_order)
 	ltt_start_or_fail(_metadata, s.fd);
 	for (i = 0; i < 10; i++)
 		syscall(SYS_getppid);
-	/* The next clock read is a second behind. */
-	SET_KNOB("clock_back_ns", "1000000000");
+	/* The next clock read is 50 ms behind. */
+	SET_KNOB("clock_back_ns", "50000000");
 	for (i = 0; i < 10; i++)
 		syscall(SYS_getppid);
 	ltt_stop_or_fail(_metadata, s.fd);
@@ -599,6 +599,114 @@ TEST(root_without_capabilities_has_no_user_session)
 	ltt_write_str(USER_SESSIONS, "0");
 	EXPECT_EQ(0, WEXITSTATUS(status))
 		TH_LOG("10: capset failed; 11: a session; 12: not EPERM");
+}
+
+/* Are the probes attached, as the knob says?  1, 0, or -1. */
+static int probes_attached(void)
+{
+	char v[8];
+
+	if (ltt_read_str(KNOB("probes_attached"), v, sizeof(v)))
+		return -1;
+	return v[0] == 'Y';
+}
+
+/* Wait up to five seconds for the probes to be (or not be) attached. */
+static int wait_probes(int want)
+{
+	int i, got = -1;
+
+	for (i = 0; i < 50; i++) {
+		got = probes_attached();
+		if (got == want || got < 0)
+			break;
+		usleep(100 * 1000);
+	}
+	return got;
+}
+
+/*
+ * A session that never starts patches no kernel text: two hundred made
+ * and closed leave the probes detached.  They attach at the first START
+ * and go a second after the last started session.
+ */
+TEST(probes_attach_only_for_a_session_that_starts)
+{
+	struct ltt_session s;
+	int i, fd;
+
+	if (no_knobs())
+		SKIP(return, KNOB("") ": %s (CONFIG_LTT_SELFTEST?)",
+		     strerror(errno));
+	ASSERT_EQ(0, wait_probes(0)) TH_LOG("probes attached with no session");
+	for (i = 0; i < 200; i++) {
+		fd = ltt(LTT_CMD_CREATE, &ltt_create_default,
+			 sizeof(ltt_create_default));
+		ASSERT_LE(0, fd) TH_LOG("CREATE %d: %s", i, strerror(errno));
+		ASSERT_EQ(0, probes_attached()) TH_LOG("session %d", i);
+		close(fd);
+	}
+	if (!ltt_setup(_metadata, &s, NULL, true))
+		return;
+	EXPECT_EQ(0, probes_attached());
+	ltt_start_or_fail(_metadata, s.fd);
+	EXPECT_EQ(1, probes_attached()) TH_LOG("START attaches the probes");
+	ltt_stop_or_fail(_metadata, s.fd);
+	EXPECT_EQ(1, probes_attached()) TH_LOG("STOP leaves them");
+	ltt_session_close(&s);
+	EXPECT_EQ(0, wait_probes(0)) TH_LOG("the probes stay after the session");
+}
+
+/*
+ * An unprivileged user holds at most kernel.ltt_user_sessions_max
+ * sessions (ENOSPC), each of at most kernel.ltt_user_buffer_kb per CPU
+ * (EPERM); a session closed makes room.
+ */
+TEST(user_sessions_are_capped)
+{
+	int status;
+	pid_t child;
+
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS "_max", "3"))
+		TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_write_str("/proc/sys/kernel/ltt_user_buffer_kb",
+				   "1024")) TH_LOG("%s", ltt_err);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		const struct ltt_create small = {
+			.subbuf_size = 65536, .n_subbufs = 16,
+		};
+		const struct ltt_create large = {
+			.subbuf_size = 65536, .n_subbufs = 32,
+		};
+		int fds[4], i;
+
+		become_nobody();
+		if (ltt(LTT_CMD_CREATE, &large, sizeof(large)) != -1 ||
+		    errno != EPERM)
+			_exit(10);
+		for (i = 0; i < 3; i++) {
+			fds[i] = ltt(LTT_CMD_CREATE, &small, sizeof(small));
+			if (fds[i] < 0)
+				_exit(11);
+		}
+		if (ltt(LTT_CMD_CREATE, &small, sizeof(small)) != -1 ||
+		    errno != ENOSPC)
+			_exit(12);
+		close(fds[1]);
+		fds[3] = ltt(LTT_CMD_CREATE, &small, sizeof(small));
+		if (fds[3] < 0)
+			_exit(13);
+		_exit(0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ltt_write_str("/proc/sys/kernel/ltt_user_buffer_kb", "4096");
+	ltt_write_str(USER_SESSIONS "_max", "4");
+	ltt_write_str(USER_SESSIONS, "0");
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("10: a large buffer; 11: three sessions; 12: a fourth; 13: room again");
 }
 
 TEST_HARNESS_MAIN
