@@ -299,7 +299,7 @@ static bool fz_judge(struct fz *z, long ret, const int *errs, int want,
  * those on a session look the session fd up (EBADF, EINVAL).
  */
 static const int fz_errs_create[] = {
-	EINVAL, E2BIG, EFAULT, EPERM, ENOMEM, EMFILE, ENFILE, 0
+	EINVAL, E2BIG, EFAULT, EPERM, ENOSPC, ENOMEM, EMFILE, ENFILE, 0
 };
 
 static const int fz_errs_set_events[] = {
