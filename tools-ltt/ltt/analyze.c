@@ -366,7 +366,7 @@ static void print_json(const struct analyze *a, const char *dir)
 
 int cmd_analyze(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER("ltt analyze", "[OPTIONS] DIR",
+	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt analyze", "[OPTIONS] DIR",
 		"Latencies and usage in the trace in DIR: system call latency\n"
 		"(percentiles, histogram), scheduling latency (runnable to running,\n"
 		"after a wakeup or a preemption), interrupt and softirq durations, I/O\n"

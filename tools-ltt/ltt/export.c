@@ -498,7 +498,7 @@ static int export_read(struct export *e, struct ltt_trace *t,
 
 int cmd_export(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER("ltt export", "[OPTIONS] DIR",
+	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt export", "[OPTIONS] DIR",
 		"Write the trace in DIR in Chrome's trace event format (JSON), that\n"
 		"Perfetto UI, trace_processor and chrome://tracing open: a thread per\n"
 		"task with its system calls and traps, a track per CPU with who ran\n"

@@ -26,7 +26,7 @@ static void type_name(const struct ltt_field_desc *f, char *buf, size_t len)
 
 int cmd_list(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER("ltt list", "[OPTIONS] [DIR]",
+	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt list", "[OPTIONS] [DIR]",
 		"List the events of the trace in DIR (from its metadata), or without\n"
 		"DIR those of the running kernel, custom events included: id, name,\n"
 		"fields and their types, the names -e and --filter take.",

@@ -49,6 +49,7 @@ struct opt_parser {
 	int argc;
 	char **argv;
 	int ind;			/* next argv index */
+	bool anywhere;			/* options after operands too */
 	/* getopt_long's tables, made from opts */
 	void *longopts;
 	char shortopts[128];
@@ -57,6 +58,11 @@ struct opt_parser {
 #define OPT_PARSER(c, u, a, o)						\
 	{ .cmd = (c), .usage = (u), .about = (a), .opts = (o),		\
 	  .n_opts = ARRAY_SIZE(o) }
+
+/* For a command of a trace directory: options before or after it. */
+#define OPT_PARSER_ANYWHERE(c, u, a, o)					\
+	{ .cmd = (c), .usage = (u), .about = (a), .opts = (o),		\
+	  .n_opts = ARRAY_SIZE(o), .anywhere = true }
 
 /*
  * The next option's key, or -1 when the options end (p->ind is then the

@@ -60,7 +60,8 @@ static void opt_build(struct opt_parser *p)
 		exit(1);
 	}
 	/* "+": stop at the first operand, so that CMD... keeps its options */
-	p->shortopts[n++] = '+';
+	if (!p->anywhere)
+		p->shortopts[n++] = '+';
 	p->shortopts[n++] = ':';
 	for (i = 0; i < p->n_opts; i++) {
 		const struct ltt_opt *o = &p->opts[i];

@@ -274,7 +274,7 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 
 int cmd_report(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER("ltt report", "[OPTIONS] DIR",
+	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt report", "[OPTIONS] DIR",
 		"Print the events of the trace in DIR in time order: wall-clock time,\n"
 		"time since the trace start, CPU, pid and process name, event, fields.",
 		report_opts);
@@ -285,6 +285,7 @@ int cmd_report(int argc, char **argv)
 	struct ltt_trace *t;
 	struct strace *st = NULL;
 	unsigned int errors;
+	unsigned long matched = 0;
 	int failed = 0;
 
 	report_parse(&r, &p, argc, argv, &events);
@@ -335,6 +336,7 @@ int cmd_report(int argc, char **argv)
 		if (!report_wanted(&r, it) ||
 		    (r.filter && !filter_match(r.filter, t, it)))
 			continue;
+		matched++;
 		if (st)
 			strace_add(st, it);
 		else if (r.json)
@@ -352,6 +354,10 @@ int cmd_report(int argc, char **argv)
 		failed = 1;
 	}
 	errors = print_trace_errors(p.cmd, t);
+	/* A selection that keeps nothing is worth a word: a typo? */
+	if (!matched && (r.filter || r.event_mask || r.n_pids))
+		warnx_cmd(p.cmd, "no event of %s matches the selection",
+			  argv[p.ind]);
 	if (r.out->failed) {
 		warnx_cmd(p.cmd, "standard output: %s: the report is incomplete",
 			  strerror(r.out->error));

@@ -197,7 +197,7 @@ static void print_summary(const struct stats *st, const struct ltt_trace *t)
 
 int cmd_stats(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER("ltt stats", "[OPTIONS] DIR",
+	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt stats", "[OPTIONS] DIR",
 		"Summarise the trace in DIR: events by type, system calls by name and\n"
 		"by process, CPU time by process, events lost; with --pid, the time\n"
 		"each system call of that task took.",

@@ -609,7 +609,7 @@ static void view_free(struct view *v)
 
 int cmd_view(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER("ltt view", "[OPTIONS] DIR",
+	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt view", "[OPTIONS] DIR",
 		"Write the trace in DIR as one HTML file that any browser opens from\n"
 		"disk: a timeline with a lane per CPU (the task running, its system\n"
 		"calls and traps, interrupts and softirqs, nested) and a lane per task\n"

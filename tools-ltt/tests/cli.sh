@@ -63,6 +63,16 @@ check "stats custom events" 3 \
 	"$("$ltt" stats "$fx/lossy" | sed -n '/^Custom events:/,/^$/p' | grep -c ' custom_')"
 check "stats kernel events hold no custom" 0 \
 	"$("$ltt" stats -n 0 "$fx/lossy" | sed -n '/^Events by type:/,/^$/p' | grep -c ' custom_')"
+# options after the trace directory, as before it
+check "report DIR --event" 4 "$(lines "$ltt" report "$fx/basic" --event sched_change)"
+check "stats DIR -n" "$("$ltt" stats -n 1 "$fx/basic" | md5sum)" \
+	"$("$ltt" stats "$fx/basic" -n 1 | md5sum)"
+# a selection that keeps nothing says so, and is no error
+out=$("$ltt" report "$fx/basic" --filter 'pid == 99999' 2>&1); rc=$?
+check "report empty selection: status" 0 "$rc"
+check "report empty selection: message" 1 "$(grep -c 'no event of .* matches the selection' <<<"$out")"
+out=$("$ltt" report --pid 101 "$fx/basic" 2>&1 >/dev/null)
+check "report selection that matches: no message" 0 "$(grep -c 'matches the selection' <<<"$out")"
 "$ltt" log >/dev/null 2>&1; check "log without text" 2 "$?"
 check "log --help" 0 "$("$ltt" log --help >/dev/null; echo $?)"
 
