@@ -59,6 +59,23 @@ static inline void out_u64(struct out *o, uint64_t v)
 		o->buf[o->len++] = tmp[--n];
 }
 
+/* "0x" and @v in lower-case hex: addresses. */
+static inline void out_hex(struct out *o, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	o->buf[o->len++] = '0';
+	o->buf[o->len++] = 'x';
+	while (n)
+		o->buf[o->len++] = tmp[--n];
+}
+
 static inline void out_s64(struct out *o, int64_t v)
 {
 	if (v < 0) {

@@ -52,6 +52,7 @@ struct report {
 	bool syscalls, json;		/* --syscalls, --json */
 	const char *filter_arg;
 	struct filter *filter;		/* --filter */
+	uint32_t *addr_fields;		/* per event: bits of its addresses */
 	bool started;
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
@@ -118,20 +119,37 @@ static void report_note(struct out *o, const char *name)
 	out_char(o, ')');
 }
 
-/* Which field of each event is a file descriptor, to name its file. */
+/* Is a field of a kernel event an address (printed in hex)? */
+static bool report_is_address(const struct ltt_event_desc *d,
+			      const struct ltt_field_desc *f)
+{
+	return !d->custom && f->type == LTT_TYPE_UNSIGNED &&
+	       (!strcmp(f->name, "ip") || !strcmp(f->name, "func"));
+}
+
+/*
+ * Which field of each event is a file descriptor, to name its file, and
+ * which are addresses.
+ */
 static int report_find_fds(struct report *r, const struct ltt_registry *reg)
 {
-	unsigned int id;
+	unsigned int id, i;
 
 	r->fd_field = calloc(reg->n_events ? reg->n_events : 1,
 			     sizeof(*r->fd_field));
-	if (!r->fd_field)
+	r->addr_fields = calloc(reg->n_events ? reg->n_events : 1,
+				sizeof(*r->addr_fields));
+	if (!r->fd_field || !r->addr_fields)
 		return -1;
 	for (id = 0; id < reg->n_events; id++) {
-		int f = ltt_event_field_index(&reg->events[id], "fd");
+		const struct ltt_event_desc *d = &reg->events[id];
+		int f = ltt_event_field_index(d, "fd");
 
 		r->fd_field[id] = f >= 0 &&
-			reg->events[id].fields[f].type != LTT_TYPE_STRING ? f : -1;
+			d->fields[f].type != LTT_TYPE_STRING ? f : -1;
+		for (i = 0; i < d->n_fields && i < 32; i++)
+			if (report_is_address(d, &d->fields[i]))
+				r->addr_fields[id] |= 1U << i;
 	}
 	return 0;
 }
@@ -151,6 +169,8 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 		out_char(o, '=');
 		if (f->type == LTT_TYPE_SIGNED) {
 			out_s64(o, ltt_item_int(it, i));
+		} else if (i < 32 && (r->addr_fields[d->id] >> i & 1)) {
+			out_hex(o, ltt_item_raw(it, i));
 		} else if (f->type == LTT_TYPE_UNSIGNED) {
 			out_u64(o, ltt_item_raw(it, i));
 		} else {
@@ -305,6 +325,7 @@ int cmd_report(int argc, char **argv)
 			warnx_cmd(p.cmd, "--event: %s", ltt_error());
 			free(r.event_mask);
 			free(r.fd_field);
+			free(r.addr_fields);
 			field_notes_free(r.notes);
 			ltt_trace_close(t);
 			return 2;
@@ -365,6 +386,7 @@ int cmd_report(int argc, char **argv)
 	}
 	free(r.out);
 	free(r.fd_field);
+	free(r.addr_fields);
 	field_notes_free(r.notes);
 	filter_free(r.filter);
 	free(r.event_mask);

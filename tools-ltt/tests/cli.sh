@@ -44,7 +44,7 @@ check "report --from --to seconds" 3 \
 	"$(lines "$ltt" report --from 0.000005 --to 0.000007 "$fx/basic")"
 check "report --from --to clock" 3 \
 	"$(lines "$ltt" report --utc --from 00:00:01.000005 --to 00:00:01.000007 "$fx/basic")"
-check "report line" "00:00:01.000001000 +0.000001000 cpu 0 pid 100 bash syscall_entry: id=57(fork) ip=139637980925952" \
+check "report line" "00:00:01.000001000 +0.000001000 cpu 0 pid 100 bash syscall_entry: id=57(fork) ip=0x7f0000401000" \
 	"$("$ltt" report --utc "$fx/basic" | grep "id=57")"
 check "report fd" 1 "$("$ltt" report "$fx/basic" | grep -c 'fs_close: fd=3(/etc/inittab)$')"
 check "report lost" "00:00:01.000004000 +0.000004000 cpu 0 LOST 30 events, 3 packets" \

@@ -62,10 +62,12 @@ def parse_value(s, i):
                 out.append(s[i])
                 i += 1
         return 'S' + ''.join(out), i + 1
-    m = re.compile(r'-?[0-9]+').match(s, i)
+    m = re.compile(r'0x[0-9a-f]+|-?[0-9]+').match(s, i)
     if not m:
         raise ValueError('bad value at: ' + s[i:i + 40])
-    return m.group(0), m.end()
+    # addresses print in hex: compare numbers
+    v = m.group(0)
+    return str(int(v, 16) if v.startswith('0x') else int(v)), m.end()
 
 def parse_bt_fields(s):
     """'{ a = 1, b = "x" }' -> [(a, 1), (b, Sx)]; s starts at '{'."""
