@@ -81,6 +81,8 @@ uint64_t opt_u64(const struct opt_parser *p, const char *what,
 uint64_t opt_size(const struct opt_parser *p, const char *what,
 		  const char *s);
 /* Comma-separated pids into @pids (room @max); returns the count. */
+unsigned int opt_ids(const struct opt_parser *p, const char *what,
+		     const char *s, pid_t *ids, unsigned int max);
 unsigned int opt_pids(const struct opt_parser *p, const char *s,
 		      pid_t *pids, unsigned int max);
 

@@ -143,8 +143,9 @@ uint64_t opt_size(const struct opt_parser *p, const char *what, const char *s)
 	return v;
 }
 
-unsigned int opt_pids(const struct opt_parser *p, const char *s, pid_t *pids,
-		      unsigned int max)
+/* A list of numbers of @what (pids, CPUs), comma separated. */
+unsigned int opt_ids(const struct opt_parser *p, const char *what,
+		     const char *s, pid_t *ids, unsigned int max)
 {
 	unsigned int n = 0;
 	const char *q = s;
@@ -157,13 +158,19 @@ unsigned int opt_pids(const struct opt_parser *p, const char *s, pid_t *pids,
 		v = strtol(q, &end, 10);
 		if (errno || end == q || v < 0 || v > 0x7fffffff ||
 		    (*end && *end != ','))
-			opt_usage_error(p, "\"%s\" is not a list of pids", s);
+			opt_usage_error(p, "\"%s\" is not a list of %s", s, what);
 		if (n == max)
-			opt_usage_error(p, "at most %u pids", max);
-		pids[n++] = v;
+			opt_usage_error(p, "at most %u %s", max, what);
+		ids[n++] = v;
 		q = *end ? end + 1 : end;
 	}
 	if (!n)
-		opt_usage_error(p, "empty pid list");
+		opt_usage_error(p, "empty %s list", what);
 	return n;
+}
+
+unsigned int opt_pids(const struct opt_parser *p, const char *s, pid_t *pids,
+		      unsigned int max)
+{
+	return opt_ids(p, "pids", s, pids, max);
 }

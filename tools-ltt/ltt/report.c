@@ -22,13 +22,15 @@ enum {
 	OPT_SYSCALLS,
 	OPT_JSON,
 	OPT_FILTER,
+	OPT_COMM,
 };
 
 static const struct ltt_opt report_opts[] = {
 	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
 	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR: comm == \"sh\" && ret < 0" },
 	{ 'p', "pid", "PID[,PID]", "only events of these processes" },
-	{ 'c', "cpu", "CPU", "only events of this CPU" },
+	{ 'c', "cpu", "CPU[,CPU]", "only events of these CPUs" },
+	{ OPT_COMM, "comm", "NAME[,NAME]", "only events of processes of these names" },
 	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
 	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
 	{ OPT_UTC, "utc", NULL, "wall-clock time in UTC, not local time" },
@@ -44,7 +46,11 @@ struct report {
 	uint64_t *event_mask;		/* NULL: all */
 	pid_t pids[REPORT_PIDS_MAX];
 	unsigned int n_pids;
-	long cpu;			/* -1: all */
+	pid_t cpus[REPORT_PIDS_MAX];	/* --cpu, n_cpus of them */
+	unsigned int n_cpus;
+	char *comms;			/* --comm, a copy cut at the commas */
+	const char *comm[REPORT_PIDS_MAX];
+	unsigned int n_comms;
 	const char *from_arg, *to_arg;
 	uint64_t from, to;
 	bool utc;
@@ -75,18 +81,66 @@ static bool report_pid_wanted(const struct report *r, int32_t pid)
 	return false;
 }
 
+static bool report_cpu_wanted(const struct report *r, uint32_t cpu)
+{
+	unsigned int i;
+
+	if (!r->n_cpus)
+		return true;
+	for (i = 0; i < r->n_cpus; i++)
+		if ((uint32_t)r->cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+static bool report_comm_wanted(const struct report *r, int32_t pid)
+{
+	const char *comm;
+	unsigned int i;
+
+	if (!r->n_comms)
+		return true;
+	comm = ltt_trace_comm(r->trace, pid);
+	for (i = 0; comm && i < r->n_comms; i++)
+		if (!strcmp(r->comm[i], comm))
+			return true;
+	return false;
+}
+
 static bool report_wanted(const struct report *r, const struct ltt_item *it)
 {
 	if (it->ts < r->from || it->ts > r->to)
 		return false;
-	if (r->cpu >= 0 && it->cpu != (uint32_t)r->cpu)
+	if (!report_cpu_wanted(r, it->cpu))
 		return false;
 	if (it->kind == LTT_ITEM_LOST)
-		return !r->event_mask;
+		return !r->event_mask && !r->n_comms;
 	if (r->event_mask &&
 	    !(r->event_mask[it->desc->id / 64] & (1ULL << (it->desc->id % 64))))
 		return false;
-	return report_pid_wanted(r, it->pid);
+	return report_pid_wanted(r, it->pid) && report_comm_wanted(r, it->pid);
+}
+
+/* --comm NAME[,NAME]: the names, cut in a copy of @arg. */
+static void report_parse_comms(struct report *r, const struct opt_parser *p,
+			       const char *arg)
+{
+	char *name, *save = NULL;
+
+	free(r->comms);
+	r->comms = strdup(arg);
+	if (!r->comms)
+		opt_usage_error(p, "out of memory");
+	r->n_comms = 0;
+	for (name = strtok_r(r->comms, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (r->n_comms == REPORT_PIDS_MAX)
+			opt_usage_error(p, "--comm: at most %d names",
+					REPORT_PIDS_MAX);
+		r->comm[r->n_comms++] = name;
+	}
+	if (!r->n_comms)
+		opt_usage_error(p, "--comm: no name in \"%s\"", arg);
 }
 
 /* The bounds need the trace start: set once the first item is read. */
@@ -261,7 +315,11 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 					     REPORT_PIDS_MAX);
 			break;
 		case 'c':
-			r->cpu = opt_u64(p, "--cpu", p->arg);
+			r->n_cpus = opt_ids(p, "CPUs", p->arg, r->cpus,
+					    REPORT_PIDS_MAX);
+			break;
+		case OPT_COMM:
+			report_parse_comms(r, p, p->arg);
 			break;
 		case OPT_FROM:
 			r->from_arg = p->arg;
@@ -298,7 +356,7 @@ int cmd_report(int argc, char **argv)
 		"Print the events of the trace in DIR in time order: wall-clock time,\n"
 		"time since the trace start, CPU, pid and process name, event, fields.",
 		report_opts);
-	struct report r = { .cpu = -1, .to = UINT64_MAX };
+	struct report r = { .to = UINT64_MAX };
 	const struct ltt_registry *reg;
 	const struct ltt_item *it;
 	const char *events = NULL;
@@ -326,6 +384,7 @@ int cmd_report(int argc, char **argv)
 			free(r.event_mask);
 			free(r.fd_field);
 			free(r.addr_fields);
+			free(r.comms);
 			field_notes_free(r.notes);
 			ltt_trace_close(t);
 			return 2;
@@ -376,7 +435,8 @@ int cmd_report(int argc, char **argv)
 	}
 	errors = print_trace_errors(p.cmd, t);
 	/* A selection that keeps nothing is worth a word: a typo? */
-	if (!matched && (r.filter || r.event_mask || r.n_pids))
+	if (!matched && (r.filter || r.event_mask || r.n_pids || r.n_cpus ||
+			 r.n_comms))
 		warnx_cmd(p.cmd, "no event of %s matches the selection",
 			  argv[p.ind]);
 	if (r.out->failed) {
@@ -387,6 +447,7 @@ int cmd_report(int argc, char **argv)
 	free(r.out);
 	free(r.fd_field);
 	free(r.addr_fields);
+	free(r.comms);
 	field_notes_free(r.notes);
 	filter_free(r.filter);
 	free(r.event_mask);

@@ -67,6 +67,11 @@ check "stats kernel events hold no custom" 0 \
 check "report DIR --event" 4 "$(lines "$ltt" report "$fx/basic" --event sched_change)"
 check "stats DIR -n" "$("$ltt" stats -n 1 "$fx/basic" | md5sum)" \
 	"$("$ltt" stats "$fx/basic" -n 1 | md5sum)"
+# several CPUs, process names
+check "report --cpu list" "$(lines "$ltt" report "$fx/guest-mix")" \
+	"$(lines "$ltt" report --cpu 0,1 "$fx/guest-mix")"
+check "report --comm" "$("$ltt" report "$fx/basic" | grep -c ' pid [0-9]* worker ')" \
+	"$(lines "$ltt" report --comm worker "$fx/basic")"
 # a selection that keeps nothing says so, and is no error
 out=$("$ltt" report "$fx/basic" --filter 'pid == 99999' 2>&1); rc=$?
 check "report empty selection: status" 0 "$rc"
