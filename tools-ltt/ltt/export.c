@@ -29,6 +29,7 @@
 #include "json.h"
 #include "ltt.h"
 #include "timeline.h"
+#include "window.h"
 
 enum {
 	OPT_FORMAT = 256,
@@ -52,10 +53,7 @@ static const struct ltt_opt export_opts[] = {
 
 struct export {
 	struct timeline tl;
-	const char *from_arg, *to_arg;
-	uint64_t from, to;
-	const char *events, *expr;	/* -e, --filter */
-	struct item_select sel;
+	struct tl_window win;		/* --from, --to, -e, --filter */
 	FILE *f;
 	bool first;			/* no event written yet */
 };
@@ -435,16 +433,16 @@ static const char *export_parse(struct export *e, struct opt_parser *p,
 							p->arg);
 				break;
 			case OPT_FROM:
-				e->from_arg = p->arg;
+				e->win.from_arg = p->arg;
 				break;
 			case OPT_TO:
-				e->to_arg = p->arg;
+				e->win.to_arg = p->arg;
 				break;
 			case 'e':
-				e->events = p->arg;
+				e->win.events = p->arg;
 				break;
 			case OPT_FILTER:
-				e->expr = p->arg;
+				e->win.expr = p->arg;
 				break;
 			}
 		}
@@ -464,36 +462,7 @@ static const char *export_parse(struct export *e, struct opt_parser *p,
 static int export_read(struct export *e, struct ltt_trace *t,
 		       const struct opt_parser *p)
 {
-	const struct ltt_item *it;
-	bool started = false;
-
-	char err[300];
-
-	if (item_select_init(&e->sel, ltt_trace_registry(t), e->events,
-			     e->expr, err, sizeof(err)))
-		opt_usage_error(p, "%s", err);
-	if (tl_init(&e->tl, t))
-		return -1;
-	e->to = UINT64_MAX;
-	while (ltt_trace_next(t, &it) > 0) {
-		if (!started) {
-			int64_t offset = ltt_trace_clock_offset(t);
-
-			started = true;
-			if (e->from_arg && parse_time_bound(e->from_arg, it->ts,
-							    offset, false, &e->from))
-				opt_usage_error(p, "--from %s: not seconds or HH:MM:SS[.ns]",
-						e->from_arg);
-			if (e->to_arg && parse_time_bound(e->to_arg, it->ts, offset,
-							  false, &e->to))
-				opt_usage_error(p, "--to %s: not seconds or HH:MM:SS[.ns]",
-						e->to_arg);
-		}
-		if (it->ts >= e->from && it->ts <= e->to &&
-		    item_selected(&e->sel, t, it))
-			tl_add(&e->tl, it);
-	}
-	return tl_finish(&e->tl);
+	return tl_read_window(&e->tl, &e->win, t, p);
 }
 
 int cmd_export(int argc, char **argv)
@@ -549,7 +518,7 @@ int cmd_export(int argc, char **argv)
 	ret = errors ? 1 : 0;
 out:
 	tl_free(&e.tl);
-	item_select_free(&e.sel);
+	item_select_free(&e.win.sel);
 	ltt_trace_close(t);
 	free(def);
 	return ret;

@@ -17,6 +17,7 @@
 #include "json.h"
 #include "ltt.h"
 #include "timeline.h"
+#include "window.h"
 
 extern const char ltt_view_html[];
 
@@ -44,11 +45,7 @@ static const struct ltt_opt view_opts[] = {
 
 struct view {
 	struct timeline tl;
-	const char *from_arg, *to_arg;
-	uint64_t from, to;
-	const char *events, *expr;	/* -e, --filter */
-	struct item_select sel;
-	bool utc;
+	struct tl_window win;		/* --from, --to, -e, --filter, --utc */
 	uint64_t max_slices;
 	/* task lanes: tl.tasks indexes in lane order, and back */
 	uint32_t *lane_task;
@@ -459,11 +456,11 @@ static int write_data(struct view *v, FILE *f, const char *dir)
 	int64_t offset = ltt_trace_clock_offset(tl->trace);
 	char start[32];
 
-	format_clock(start, sizeof(start), (int64_t)tl->t0 + offset, v->utc);
+	format_clock(start, sizeof(start), (int64_t)tl->t0 + offset, v->win.utc);
 	fputs("<script id=\"ltt-data\" type=\"application/json\">{\"version\":1,\"dir\":", f);
 	json_str(f, dir);
 	fprintf(f, ",\"start\":\"%s\",\"utc\":%s,\"span\":%.17g,\"events\":%llu,\"cpus\":%u",
-		start, v->utc ? "true" : "false", rel(v, tl->t1),
+		start, v->win.utc ? "true" : "false", rel(v, tl->t1),
 		(unsigned long long)tl->events, tl->n_cpus);
 	write_misc(v, f);
 	write_calls(v, f);
@@ -525,19 +522,19 @@ static const char *view_parse(struct view *v, struct opt_parser *p, int argc,
 				*output = p->arg;
 				break;
 			case OPT_FROM:
-				v->from_arg = p->arg;
+				v->win.from_arg = p->arg;
 				break;
 			case OPT_TO:
-				v->to_arg = p->arg;
+				v->win.to_arg = p->arg;
 				break;
 			case OPT_UTC:
-				v->utc = true;
+				v->win.utc = true;
 				break;
 			case 'e':
-				v->events = p->arg;
+				v->win.events = p->arg;
 				break;
 			case OPT_FILTER:
-				v->expr = p->arg;
+				v->win.expr = p->arg;
 				break;
 			case OPT_MAX:
 				v->max_slices = opt_u64(p, "--max-slices", p->arg);
@@ -564,43 +561,13 @@ static const char *view_parse(struct view *v, struct opt_parser *p, int argc,
 static int view_read(struct view *v, struct ltt_trace *t,
 		     const struct opt_parser *p)
 {
-	const struct ltt_item *it;
-	bool started = false;
-
-	char err[300];
-
-	if (item_select_init(&v->sel, ltt_trace_registry(t), v->events,
-			     v->expr, err, sizeof(err)))
-		opt_usage_error(p, "%s", err);
-	if (tl_init(&v->tl, t))
-		return -1;
-	v->to = UINT64_MAX;
-	while (ltt_trace_next(t, &it) > 0) {
-		if (!started) {
-			int64_t offset = ltt_trace_clock_offset(t);
-
-			started = true;
-			if (v->from_arg && parse_time_bound(v->from_arg, it->ts,
-							    offset, v->utc, &v->from))
-				opt_usage_error(p, "--from %s: not seconds or HH:MM:SS[.ns]",
-						v->from_arg);
-			if (v->to_arg && parse_time_bound(v->to_arg, it->ts, offset,
-							  v->utc, &v->to))
-				opt_usage_error(p, "--to %s: not seconds or HH:MM:SS[.ns]",
-						v->to_arg);
-		}
-		if (it->ts < v->from || it->ts > v->to ||
-		    !item_selected(&v->sel, t, it))
-			continue;
-		tl_add(&v->tl, it);
-	}
-	return tl_finish(&v->tl);
+	return tl_read_window(&v->tl, &v->win, t, p);
 }
 
 static void view_free(struct view *v)
 {
 	tl_free(&v->tl);
-	item_select_free(&v->sel);
+	item_select_free(&v->win.sel);
 	free(v->lane_task);
 	free(v->task_lane);
 	free(v->call_new);
