@@ -394,26 +394,6 @@ static int write_chrome(struct export *e, const char *dir)
 	return 0;
 }
 
-/* DIR.json of the last component of @dir, in the current directory. */
-static char *default_output(const char *dir)
-{
-	size_t len = strlen(dir);
-	const char *base;
-	char *out;
-
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
-	for (base = dir + len; base > dir && base[-1] != '/'; base--)
-		;
-	if (base == dir + len || !strncmp(base, ".", dir + len - base) ||
-	    !strncmp(base, "..", dir + len - base))
-		return strdup("ltt-trace.json");
-	out = malloc(dir + len - base + 6);
-	if (out)
-		sprintf(out, "%.*s.json", (int)(dir + len - base), base);
-	return out;
-}
-
 /* Options before or after DIR: returns DIR. */
 static const char *export_parse(struct export *e, struct opt_parser *p,
 				int argc, char **argv, const char **output)
@@ -486,7 +466,7 @@ int cmd_export(int argc, char **argv)
 	dir = export_parse(&e, &p, argc, argv, &output);
 	t = open_trace_or_die(p.cmd, dir);
 	if (!output)
-		output = def = default_output(dir);
+		output = def = default_output(dir, ".json", "ltt-trace.json");
 	if (!output || export_read(&e, t, &p)) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;

@@ -113,6 +113,7 @@ void format_rel(char *buf, size_t len, int64_t ns);
  * clock "HH:MM:SS[.frac]" on the day of @start_real (local or UTC).
  * Returns trace-clock ns (relative bounds need @start_ts).
  */
+char *default_output(const char *dir, const char *ext, const char *fallback);
 int parse_time_bound(const char *s, uint64_t start_ts, int64_t offset,
 		     bool utc, uint64_t *out);
 

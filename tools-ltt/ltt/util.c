@@ -159,3 +159,27 @@ int parse_time_bound(const char *s, uint64_t start_ts, int64_t offset,
 	*out = tod < 0 ? 0 : (uint64_t)tod;
 	return 0;
 }
+
+/*
+ * The last component of @dir with @ext added, in the current directory,
+ * or @fallback when @dir has none (".", "/"); malloc'd, NULL when out of
+ * memory.  ltt view's and ltt export's default output.
+ */
+char *default_output(const char *dir, const char *ext, const char *fallback)
+{
+	size_t len = strlen(dir);
+	const char *base;
+	char *out;
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	for (base = dir + len; base > dir && base[-1] != '/'; base--)
+		;
+	if (base == dir + len || !strncmp(base, ".", dir + len - base) ||
+	    !strncmp(base, "..", dir + len - base))
+		return strdup(fallback);
+	out = malloc(dir + len - base + strlen(ext) + 1);
+	if (out)
+		sprintf(out, "%.*s%s", (int)(dir + len - base), base, ext);
+	return out;
+}

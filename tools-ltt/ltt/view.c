@@ -488,26 +488,6 @@ static int write_view(struct view *v, FILE *f, const char *dir)
 	return 0;
 }
 
-/* DIR.html of the last component of @dir, in the current directory. */
-static char *default_output(const char *dir)
-{
-	size_t len = strlen(dir);
-	const char *base;
-	char *out;
-
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
-	for (base = dir + len; base > dir && base[-1] != '/'; base--)
-		;
-	if (base == dir + len || !strncmp(base, ".", dir + len - base) ||
-	    !strncmp(base, "..", dir + len - base))
-		return strdup("ltt-view.html");
-	out = malloc(dir + len - base + 6);
-	if (out)
-		sprintf(out, "%.*s.html", (int)(dir + len - base), base);
-	return out;
-}
-
 /* Options before or after DIR: returns DIR. */
 static const char *view_parse(struct view *v, struct opt_parser *p, int argc,
 			      char **argv, const char **output)
@@ -596,7 +576,7 @@ int cmd_view(int argc, char **argv)
 	dir = view_parse(&v, &p, argc, argv, &output);
 	t = open_trace_or_die(p.cmd, dir);
 	if (!output) {
-		def = default_output(dir);
+		def = default_output(dir, ".html", "ltt-view.html");
 		output = def;
 	}
 	if (!output || view_read(&v, t, &p) || view_lanes(&v) ||
