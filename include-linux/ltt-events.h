@@ -192,3 +192,14 @@ LTT_EVENT_STR(statedump_file,
 	      LTT_FIELD(s32, pid);
 	      LTT_FIELD(s32, fd);
 	      LTT_STRING(path);)
+
+/*
+ * syscall of a process of another ABI than the kernel's own: a 32-bit
+ * process on a 64-bit kernel (abi LTT_SYSCALL_ABI_COMPAT, id in its
+ * table: ia32's on x86) or x86's x32 (LTT_SYSCALL_ABI_X32, id in the
+ * native table, without __X32_SYSCALL_BIT); its exit is syscall_exit
+ */
+LTT_EVENT(syscall_entry_compat,
+	  LTT_FIELD(u16, id);
+	  LTT_FIELD(u8, abi);
+	  LTT_FIELD(u64, ip);)

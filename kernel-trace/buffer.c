@@ -501,6 +501,7 @@ struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu)
 	init_irq_work(&buf->wakeup, lb_wakeup);
 	timer_setup(&buf->flush_timer, lb_flush_timer, TIMER_PINNED);
 	init_waitqueue_head(&buf->wait);
+	init_waitqueue_head(&buf->room);
 	buf->session = s;
 	buf->cpu = cpu;
 	buf->sb_order = ilog2(s->subbuf_size);
@@ -590,6 +591,22 @@ static long lb_get_subbuf(struct ltt_buf *buf, struct ltt_subbuf __user *arg)
 	return -EFAULT;
 }
 
+/**
+ * ltt_buf_has_room - has a discard-mode buffer a free packet?
+ * @buf: the buffer of the CPU the caller runs on
+ *
+ * Whether the writers may open at least one more packet before they
+ * find the reader behind: the state dump waits for that, so that a dump
+ * larger than the buffer loses nothing while a reader keeps up.
+ */
+bool ltt_buf_has_room(struct ltt_buf *buf)
+{
+	unsigned long used = local_read(&buf->offset) -
+			     atomic_long_read(&buf->consumed);
+
+	return used + lb_subbuf_size(buf) < lb_size(buf);
+}
+
 static long lb_put_subbuf(struct ltt_buf *buf)
 {
 	struct ltt_session *s = buf->session;
@@ -609,6 +626,9 @@ static long lb_put_subbuf(struct ltt_buf *buf)
 	buf->held = false;
 	/* The reader is done with the packet before a writer may reuse it. */
 	atomic_long_set_release(&buf->consumed, c + lb_subbuf_size(buf));
+	/* Pairs with the barrier of wait_event() in the state dump. */
+	if (wq_has_sleeper(&buf->room))
+		wake_up(&buf->room);
 out:
 	mutex_unlock(&s->lock);
 	return ret;

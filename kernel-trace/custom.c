@@ -12,6 +12,7 @@
  */
 #include <linux/anon_inodes.h>
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/ctype.h>
 #include <linux/export.h>
 #include <linux/file.h>
@@ -23,6 +24,7 @@
 #include <linux/sprintf.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/xarray.h>
 
 #include "internal.h"
 
@@ -31,7 +33,8 @@ struct ltt_event_type {
 	struct ltt_event_info info;	/* id, name, layout, flags, owner */
 	bool has_string;		/* the last field is a string */
 	bool user;			/* created from user space */
-	bool counted;			/* in ltt_custom_user_types */
+	bool counted;			/* in the unprivileged quotas */
+	kuid_t uid;			/* of the creator, for user types */
 };
 
 /* The registry of custom types, by id, and what it depends on. */
@@ -40,9 +43,37 @@ static DEFINE_IDR(ltt_custom_idr);
 static u32 ltt_custom_gen;		/* bumped on every change */
 static unsigned int ltt_custom_sessions;	/* sessions that exist */
 static unsigned int ltt_custom_user_types;	/* made by the unprivileged */
+static DEFINE_XARRAY(ltt_custom_uid_types);	/* the same, per uid */
 
-/* Unprivileged users may make this many types, all together. */
-#define LTT_USER_TYPES_MAX	256
+/*
+ * Types of unprivileged users, live or dead (a dead type holds its id
+ * while sessions exist): each may hold LTT_USER_TYPES_MAX, all together
+ * LTT_USER_TYPES_TOTAL, so that neither one user nor all of them can
+ * take the ids that others, modules and the administrator need.
+ */
+#define LTT_USER_TYPES_MAX	64
+#define LTT_USER_TYPES_TOTAL	1024
+
+/* Unprivileged @uid's types; under ltt_custom_lock. */
+static unsigned long ltt_uid_types(kuid_t uid)
+{
+	void *e = xa_load(&ltt_custom_uid_types, __kuid_val(uid));
+
+	return e ? xa_to_value(e) : 0;
+}
+
+/* Count one more type (@n 1) or one less (-1) of @uid's. */
+static int ltt_uid_types_add(kuid_t uid, int n)
+{
+	unsigned long now = ltt_uid_types(uid) + n;
+
+	if (!now) {
+		xa_erase(&ltt_custom_uid_types, __kuid_val(uid));
+		return 0;
+	}
+	return xa_err(xa_store(&ltt_custom_uid_types, __kuid_val(uid),
+			       xa_mk_value(now), GFP_KERNEL_ACCOUNT));
+}
 
 /* Letters, digits and '_', not starting with a digit: a C identifier. */
 static bool ltt_valid_name(const char *name, size_t max)
@@ -141,7 +172,7 @@ static struct ltt_event_type *ltt_custom_create(struct ltt_event_info *info,
 						bool user)
 {
 	struct ltt_event_type *t;
-	bool has_string;
+	bool has_string, counted;
 	int ret;
 
 	if (!ltt_valid_name(info->name, sizeof(info->name)) ||
@@ -157,7 +188,9 @@ static struct ltt_event_type *ltt_custom_create(struct ltt_event_info *info,
 		return ERR_PTR(-EEXIST);
 	t = ltt_custom_find(info->name);
 	if (t) {
-		if (!ltt_same_layout(&t->info, info) || t->user != user)
+		/* Nobody logs into another user's type, nor takes it over. */
+		if (!ltt_same_layout(&t->info, info) || t->user != user ||
+		    (user && !uid_eq(t->uid, current_uid())))
 			return ERR_PTR(-EEXIST);
 		if (t->info.flags & LTT_EVENT_F_DEAD) {
 			t->info.flags &= ~LTT_EVENT_F_DEAD;
@@ -169,12 +202,21 @@ static struct ltt_event_type *ltt_custom_create(struct ltt_event_info *info,
 		return t;
 	}
 
-	if (user && !perfmon_capable() &&
-	    ltt_custom_user_types >= LTT_USER_TYPES_MAX)
+	counted = user && !perfmon_capable();
+	if (counted && (ltt_custom_user_types >= LTT_USER_TYPES_TOTAL ||
+			ltt_uid_types(current_uid()) >= LTT_USER_TYPES_MAX))
 		return ERR_PTR(-ENOSPC);
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return ERR_PTR(-ENOMEM);
+	t->uid = current_uid();
+	if (counted) {
+		ret = ltt_uid_types_add(t->uid, 1);
+		if (ret) {
+			kfree(t);
+			return ERR_PTR(ret);
+		}
+	}
 	kref_init(&t->ref);
 	t->info = *info;
 	t->info.flags = LTT_EVENT_F_CUSTOM;
@@ -184,12 +226,14 @@ static struct ltt_event_type *ltt_custom_create(struct ltt_event_info *info,
 	ret = idr_alloc_cyclic(&ltt_custom_idr, t, LTT_NR_EVENTS,
 			       LTT_EVENTS_MAX, GFP_KERNEL);
 	if (ret < 0) {
+		if (counted)
+			ltt_uid_types_add(t->uid, -1);
 		kfree(t);
 		return ERR_PTR(ret);
 	}
 	t->info.id = ret;
-	t->counted = user && !perfmon_capable();
-	ltt_custom_user_types += t->counted;
+	t->counted = counted;
+	ltt_custom_user_types += counted;
 	ltt_custom_gen++;
 	return t;
 }
@@ -198,8 +242,10 @@ static struct ltt_event_type *ltt_custom_create(struct ltt_event_info *info,
 static void ltt_custom_free(struct ltt_event_type *t)
 {
 	idr_remove(&ltt_custom_idr, t->info.id);
-	if (t->counted)
+	if (t->counted) {
 		ltt_custom_user_types--;
+		ltt_uid_types_add(t->uid, -1);
+	}
 	kfree(t);
 }
 
@@ -268,6 +314,9 @@ int ltt_custom_info(struct ltt_event_info *info)
 		return -ENOENT;
 	*info = t->info;
 	info->generation = ltt_custom_gen;
+	/* Which process made another user's type is not theirs to know. */
+	if (t->user && !uid_eq(t->uid, current_uid()) && !perfmon_capable())
+		info->owner = 0;
 	return 0;
 }
 

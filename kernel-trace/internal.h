@@ -17,6 +17,7 @@
 #include <linux/timer.h>
 #include <linux/uidgid.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 /* Per sub-buffer state; commit and events are written by the owning CPU. */
 struct ltt_subbuf_state {
@@ -53,6 +54,7 @@ struct ltt_buf {
 	bool held;			/* a packet is taken (GET, no PUT yet) */
 	bool has_reader;		/* a buffer fd is open */
 	wait_queue_head_t wait;
+	wait_queue_head_t room;		/* the state dump, for a free packet */
 };
 
 enum ltt_session_state {
@@ -81,6 +83,8 @@ struct ltt_session {
 	DECLARE_BITMAP(mask, LTT_EVENTS_MAX);
 	struct ltt_pidset __rcu *pids;
 	struct ltt_buf **bufs;		/* nr_cpu_ids entries, NULL if none */
+	struct work_struct dump;	/* the state dump, queued by START */
+	bool dump_hurry;		/* stopping: the dump waits no more */
 };
 
 /* The session being recorded, read by the probes under preempt_disable. */
@@ -95,6 +99,7 @@ void ltt_buf_start(struct ltt_buf *buf);
 void ltt_buf_cpu_offline(struct ltt_buf *buf);
 void ltt_buf_stop(struct ltt_buf *buf);
 void ltt_buf_wake(struct ltt_buf *buf);
+bool ltt_buf_has_room(struct ltt_buf *buf);
 void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st);
 int ltt_buf_open_fd(struct ltt_buf *buf);
 
@@ -179,7 +184,7 @@ static inline bool ltt_socket_exit(long nr, const unsigned long *a, long ret)
 #endif
 
 /* statedump.c */
-void ltt_statedump(struct ltt_session *s);
+void ltt_statedump_work(struct work_struct *work);
 
 /* selftest.c: the knobs of CONFIG_LTT_SELFTEST, no-ops without it. */
 enum ltt_knob {

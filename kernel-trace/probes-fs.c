@@ -63,6 +63,26 @@ static void ltt_fs_select(long nfds, const void __user *ut, bool timespec)
 	ltt_log_fs_select(&rec);
 }
 
+#ifdef __ARCH_WANT_SYS_OLD_SELECT
+/*
+ * old_select(), __NR_select on i386, ppc32 and m68k: its one argument
+ * points to the five of select() (fs/select.c's struct sel_arg_struct).
+ */
+static void ltt_fs_old_select(const void __user *uarg)
+{
+	struct {
+		unsigned long n;
+		unsigned long inp, outp, exp, tvp;
+	} arg;
+
+	if (!ltt_event_enabled(LTT_EV_fs_select))
+		return;
+	if (copy_from_user_nofault(&arg, uarg, sizeof(arg)))
+		arg = (typeof(arg)){ .n = -1, .tvp = 0 };
+	ltt_fs_select(arg.n, (const void __user *)arg.tvp, false);
+}
+#endif
+
 static void ltt_fs_poll(long nfds, s64 timeout_ms)
 {
 	struct ltt_rec_fs_poll rec = { .nfds = nfds, .timeout_ms = timeout_ms };
@@ -94,6 +114,15 @@ bool ltt_fs_enter(long nr, const unsigned long *a)
 	switch (nr) {
 #ifdef __NR_select
 	case __NR_select:
+#ifdef __ARCH_WANT_SYS_OLD_SELECT
+		ltt_fs_old_select((const void __user *)a[0]);
+#else
+		ltt_fs_select(a[0], (const void __user *)a[4], false);
+#endif
+		break;
+#endif
+#ifdef __NR__newselect
+	case __NR__newselect:
 		ltt_fs_select(a[0], (const void __user *)a[4], false);
 		break;
 #endif
@@ -128,6 +157,25 @@ static void ltt_fs_write(long fd, long ret)
 	struct ltt_rec_fs_write rec = { .fd = fd, .bytes = ret };
 
 	ltt_log_fs_write(&rec);
+}
+
+/*
+ * _llseek(fd, high, low, result, whence) of 32-bit architectures (lseek64
+ * in their C libraries): the offset it returns is at @result.
+ */
+static void __maybe_unused ltt_fs_llseek(long fd, long ret,
+					 const void __user *result)
+{
+	struct ltt_rec_fs_seek rec = { .fd = fd, .offset = ret };
+	loff_t off;
+
+	if (!ltt_event_enabled(LTT_EV_fs_seek))
+		return;
+	if (!ret && !copy_from_user_nofault(&off, result, sizeof(off)))
+		rec.offset = off;
+	else if (!ret)
+		rec.offset = -EFAULT;
+	ltt_log_fs_seek(&rec);
 }
 
 /**
@@ -175,12 +223,23 @@ bool ltt_fs_exit(long nr, const unsigned long *a, long ret)
 	case __NR_pwritev2:
 		ltt_fs_write(a[0], ret);
 		break;
+#ifdef __NR_lseek
 	case __NR_lseek: {
 		struct ltt_rec_fs_seek rec = { .fd = a[0], .offset = ret };
 
 		ltt_log_fs_seek(&rec);
 		break;
 	}
+#endif
+#if defined(__NR__llseek) || defined(__NR_llseek)
+#ifdef __NR__llseek
+	case __NR__llseek:
+#else
+	case __NR_llseek:	/* asm-generic's 32-bit name */
+#endif
+		ltt_fs_llseek(a[0], ret, (const void __user *)a[3]);
+		break;
+#endif
 	case __NR_ioctl: {
 		struct ltt_rec_fs_ioctl rec = { .fd = a[0], .cmd = a[1] };
 

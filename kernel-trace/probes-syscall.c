@@ -26,6 +26,28 @@ static __always_inline bool ltt_may_derive(long nr,
 	       !test_bit(nr, underived);
 }
 
+/*
+ * The entry of a call of a compat ABI: its number is in that ABI's
+ * table (x32's in the native one, its bit cleared), and it derives no
+ * event, as the decoders know only the native calls' arguments.
+ */
+static noinline void ltt_sys_enter_compat(struct pt_regs *regs, long id)
+{
+	struct ltt_rec_syscall_entry_compat rec = {
+		.abi = LTT_SYSCALL_ABI_COMPAT,
+		.ip = instruction_pointer(regs),
+	};
+
+#ifdef CONFIG_X86_X32_ABI
+	if (in_x32_syscall()) {
+		rec.abi = LTT_SYSCALL_ABI_X32;
+		id &= ~__X32_SYSCALL_BIT;
+	}
+#endif
+	rec.id = id;
+	ltt_log_syscall_entry_compat(&rec);
+}
+
 static void ltt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct ltt_rec_syscall_entry rec = {
@@ -34,6 +56,10 @@ static void ltt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	};
 	unsigned long a[6];
 
+	if (unlikely(in_compat_syscall())) {
+		ltt_sys_enter_compat(regs, id);
+		return;
+	}
 	ltt_log_syscall_entry(&rec);
 	if (!ltt_may_derive(id, ltt_enter_underived))
 		return;

@@ -147,7 +147,8 @@ late_initcall(ltt_hotplug_init);
  * are logged: only those that user space made pass.
  */
 static const u16 ltt_user_events[] = {
-	LTT_EV_syscall_entry, LTT_EV_syscall_exit, LTT_EV_sched_change,
+	LTT_EV_syscall_entry, LTT_EV_syscall_exit, LTT_EV_syscall_entry_compat,
+	LTT_EV_sched_change,
 	LTT_EV_process_fork, LTT_EV_process_exit, LTT_EV_process_exec,
 	LTT_EV_process_wait, LTT_EV_process_signal,
 	LTT_EV_fs_open, LTT_EV_fs_close, LTT_EV_fs_read, LTT_EV_fs_write,
@@ -226,11 +227,10 @@ static bool ltt_user_current(const struct ltt_session *s)
 {
 	struct mm_struct *mm = current->mm;
 
-	/*
-	 * An exiting task has let go of its mm, and with it of what says
-	 * whether it is dumpable: its last events are nobody's.
-	 */
-	if (!in_task() || !mm || get_dumpable(mm) != SUID_DUMP_USER)
+	if (!in_task())
+		return false;
+	/* An exiting task let go of its mm, and kept what ptrace needs. */
+	if (mm ? get_dumpable(mm) != SUID_DUMP_USER : !current->user_dumpable)
 		return false;
 	return ltt_user_owns(s, current);
 }
@@ -317,7 +317,7 @@ static __always_inline struct ltt_buf *ltt_session_buf(struct ltt_session *s,
 						       unsigned int id,
 						       pid_t also)
 {
-	if (!test_bit(id, s->mask) || (also >= 0 && !ltt_pid_match(s, also)))
+	if (!test_bit(id, s->mask) || !ltt_pid_match(s, also))
 		return NULL;
 	/* In a user session, @also > 0 is a task of that user. */
 	if (unlikely(s->user) && !also && !ltt_user_current(s))
@@ -339,8 +339,7 @@ static __always_inline unsigned int ltt_str_len(const char *str)
  * @str: a string to append, or NULL
  * @also: another pid the event concerns, which passes the pid filter
  *	as the current task does (the task a sched_change switches to,
- *	given only when ltt_pid_visible()), 0 for none, or -1 when the
- *	caller applied the filter itself
+ *	given only when ltt_pid_visible()), or 0 for none
  *
  * Called by the ltt_log_<name>() helpers, from any context.
  */
@@ -517,6 +516,16 @@ static void __ltt_session_stop(struct ltt_session *s)
 {
 	unsigned int cpu;
 
+	/*
+	 * The dump that START queued ends first, without waiting for the
+	 * reader any more: what does not fit now is lost, and counted.
+	 */
+	WRITE_ONCE(s->dump_hurry, true);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (s->bufs[cpu])
+			wake_up(&s->bufs[cpu]->room);
+	flush_work(&s->dump);
+
 	RCU_INIT_POINTER(ltt_current, NULL);
 	/* No probe or hook, all under preempt_disable, still writes. */
 	synchronize_rcu();
@@ -569,6 +578,14 @@ static int __ltt_session_start(struct ltt_session *s)
 		if (s->bufs[cpu])
 			ltt_buf_start(s->bufs[cpu]);
 	cpus_read_unlock();
+
+	/*
+	 * Dump the state from a worker on this CPU, under the lock so that
+	 * a stop finds it queued: the caller is often the only reader, and
+	 * must be back reading for a big dump to fit.
+	 */
+	WRITE_ONCE(s->dump_hurry, false);
+	schedule_work(&s->dump);
 	return 0;
 }
 
@@ -576,8 +593,8 @@ static int __ltt_session_start(struct ltt_session *s)
  * ltt_session_start - start recording
  * @s: the session; the caller holds its file
  *
- * Stops a user session that records, when @s is a system session, then
- * dumps the state of the system into @s, without the locks.
+ * Stops a user session that records, when @s is a system session, and
+ * queues the state dump of the system into @s (statedump.c).
  *
  * Returns 0, or -EBUSY when @s records already, another session records
  * (a system one, or any for a user session), or, in overwrite mode, a
@@ -588,13 +605,9 @@ int ltt_session_start(struct ltt_session *s)
 	int ret;
 
 	ltt_selftest_sleep(LTT_KNOB_START_DELAY_MS);
-	scoped_guard(mutex, &ltt_record_lock) {
-		guard(mutex)(&s->lock);
-		ret = __ltt_session_start(s);
-	}
-	if (!ret)
-		ltt_statedump(s);
-	return ret;
+	guard(mutex)(&ltt_record_lock);
+	guard(mutex)(&s->lock);
+	return __ltt_session_start(s);
 }
 
 /**
@@ -905,6 +918,7 @@ int ltt_session_create(const struct ltt_create *attr)
 	ltt_custom_sessions_get();
 	kref_init(&s->ref);
 	mutex_init(&s->lock);
+	INIT_WORK(&s->dump, ltt_statedump_work);
 	s->state = LTT_SESSION_NEW;
 	s->mode = a.mode;
 	s->subbuf_size = a.subbuf_size;

@@ -6,7 +6,11 @@
  * The dump walks the processes by pid, one at a time, holding a
  * reference to each rather than a lock on the task list: a big system
  * is dumped in many short sections, with a chance to reschedule between
- * processes.
+ * processes.  It runs in a worker that START queues on its CPU, so that
+ * the reader (often the caller of START) reads meanwhile; in discard
+ * mode it waits for the reader to free a packet rather than lose
+ * records, so a dump larger than the buffer arrives whole.  A stop ends
+ * the waiting: the dump finishes at once, its excess counted lost.
  */
 #include <linux/dcache.h>
 #include <linux/fdtable.h>
@@ -22,107 +26,134 @@
 
 struct ltt_dump_ctx {
 	struct ltt_session *s;
-	pid_t pid;
 	char *page;		/* for d_path() */
+	bool no_reader;		/* a wait timed out: wait no more */
 };
 
-static int ltt_dump_file(const void *arg, struct file *file, unsigned int fd)
+/* How long a full buffer waits for its reader before the dump goes on. */
+#define LTT_DUMP_WAIT	HZ
+
+/* Before a record: in discard mode, let the reader catch up if need be. */
+static void ltt_dump_room(struct ltt_dump_ctx *ctx)
 {
-	const struct ltt_dump_ctx *ctx = arg;
-	struct ltt_rec_statedump_file rec = { .pid = ctx->pid, .fd = fd };
+	struct ltt_session *s = ctx->s;
+	struct ltt_buf *buf;
+
+	if (s->mode != LTT_MODE_DISCARD || ctx->no_reader)
+		return;
+	buf = s->bufs[raw_smp_processor_id()];
+	if (!buf || !READ_ONCE(buf->has_reader) || ltt_buf_has_room(buf))
+		return;
+	if (!wait_event_timeout(buf->room, ltt_buf_has_room(buf) ||
+				READ_ONCE(s->dump_hurry), LTT_DUMP_WAIT))
+		ctx->no_reader = true;
+}
+
+/* One open file of @p's. */
+static void ltt_dump_file(struct ltt_dump_ctx *ctx, struct task_struct *p,
+			  struct file *file, unsigned int fd)
+{
+	struct ltt_rec_statedump_file rec = { .pid = p->pid, .fd = fd };
 	char *path;
 
 	path = d_path(&file->f_path, ctx->page, PAGE_SIZE);
 	if (IS_ERR(path))
 		path = "?";
+	ltt_dump_room(ctx);
 	ltt_session_write(ctx->s, LTT_EV_statedump_file, &rec, sizeof(rec),
 			  path);
-	return 0;
 }
 
-/* One task's record; under rcu_read_lock(). */
-static void ltt_dump_task(struct task_struct *t, struct ltt_dump_ctx *ctx)
+/*
+ * The open files of the process @p, one at a time, as /proc/PID/fd
+ * lists them: no lock is held across a record, so the dump may wait.
+ */
+static void ltt_dump_files(struct ltt_dump_ctx *ctx, struct task_struct *p)
+{
+	struct file *file;
+	unsigned int fd;
+
+	if (!test_bit(LTT_EV_statedump_file, ctx->s->mask) ||
+	    !ltt_task_passes(ctx->s, p))
+		return;
+	for (fd = 0;; fd++) {
+		scoped_guard(rcu)
+			file = task_lookup_next_fdget_rcu(p, &fd);
+		if (!file)
+			break;
+		ltt_dump_file(ctx, p, file, fd);
+		fput(file);
+		cond_resched();
+	}
+}
+
+/* One task's record. */
+static void ltt_dump_task(struct ltt_dump_ctx *ctx, struct task_struct *t)
 {
 	struct ltt_rec_statedump_process rec = {
 		.pid = t->pid,
 		.tgid = t->tgid,
 	};
-	struct task_struct *parent = rcu_dereference(t->real_parent);
+	struct task_struct *parent;
 	char comm[TASK_COMM_LEN];
 
 	if (!ltt_task_passes(ctx->s, t))
 		return;
-	/* The parent of a user's task may be somebody else's. */
-	if (ltt_session_pid(ctx->s, parent))
-		rec.ppid = parent->tgid;
+	scoped_guard(rcu) {
+		parent = rcu_dereference(t->real_parent);
+		/* The parent of a user's task may be somebody else's. */
+		if (ltt_session_pid(ctx->s, parent))
+			rec.ppid = parent->tgid;
+	}
 	get_task_comm(comm, t);
+	ltt_dump_room(ctx);
 	ltt_session_write(ctx->s, LTT_EV_statedump_process, &rec, sizeof(rec),
 			  comm);
 }
 
-/* A process's threads, then, if it passes, its files. */
-static void ltt_dump_process(struct task_struct *p, struct ltt_dump_ctx *ctx)
+/* The task of the lowest pid from *@nr on, with a reference, or NULL. */
+static struct task_struct *ltt_next_task(pid_t *nr)
 {
 	struct task_struct *t;
-	struct files_struct *files;
-
-	scoped_guard(rcu)
-		for_each_thread(p, t)
-			ltt_dump_task(t, ctx);
-
-	if (!test_bit(LTT_EV_statedump_file, ctx->s->mask) ||
-	    !ltt_task_passes(ctx->s, p))
-		return;
-	task_lock(p);
-	files = p->files;
-	if (files) {
-		ctx->pid = p->pid;
-		iterate_fd(files, 0, ltt_dump_file, ctx);
-	}
-	task_unlock(p);
-}
-
-/* The process of the lowest pid from *@nr on, with a reference, or NULL. */
-static struct task_struct *ltt_next_process(pid_t *nr)
-{
-	struct task_struct *p;
 	struct pid *pid;
 
 	guard(rcu)();
 	while ((pid = find_ge_pid(*nr, &init_pid_ns))) {
 		*nr = pid_nr(pid) + 1;
-		p = pid_task(pid, PIDTYPE_TGID);
-		if (p) {
-			get_task_struct(p);
-			return p;
+		t = pid_task(pid, PIDTYPE_PID);
+		if (t) {
+			get_task_struct(t);
+			return t;
 		}
 	}
 	return NULL;
 }
 
 /**
- * ltt_statedump - record every task and open file into a session
- * @s: the session, just started; the caller holds its file
+ * ltt_statedump_work - record every task and open file into a session
+ * @work: the dump of the session, just started
  *
- * Runs in process context, without the session's locks; if @s stops
- * meanwhile, the rest of the dump goes nowhere.  The records pass the
- * event mask; the pid filter lets through those of the listed processes
- * and threads, whoever starts the session.
+ * Runs in a worker, without the session's locks; a stop of the session
+ * waits for it.  The records pass the event mask; the pid filter lets
+ * through those of the listed processes and threads, whoever starts the
+ * session.  Tasks come in pid order, each process's files after it.
  */
-void ltt_statedump(struct ltt_session *s)
+void ltt_statedump_work(struct work_struct *work)
 {
-	struct ltt_dump_ctx ctx = { .s = s };
-	struct task_struct *p;
+	struct ltt_dump_ctx ctx = {
+		.s = container_of(work, struct ltt_session, dump),
+	};
+	struct task_struct *t;
 	pid_t nr = 1;
 
 	ctx.page = (char *)__get_free_page(GFP_KERNEL);
 	if (!ctx.page)
 		return;
-	while ((p = ltt_next_process(&nr))) {
-		ltt_dump_process(p, &ctx);
-		put_task_struct(p);
-		if (READ_ONCE(s->state) != LTT_SESSION_RECORDING)
-			break;
+	while ((t = ltt_next_task(&nr))) {
+		ltt_dump_task(&ctx, t);
+		if (thread_group_leader(t))
+			ltt_dump_files(&ctx, t);
+		put_task_struct(t);
 		cond_resched();
 	}
 	free_page((unsigned long)ctx.page);

@@ -558,22 +558,6 @@ TEST_F(abi, buffer_fd_cpu_past_nr_cpu_ids_fails_einval)
 	}
 }
 
-/* Write "0" or "1" to a CPU's sysfs online file. */
-static int set_cpu_online(int cpu, bool online)
-{
-	char path[64];
-	int fd, ret;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	ret = write(fd, online ? "1" : "0", 1) == 1 ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
 /*
  * A possible CPU that is offline when the session is made has a buffer
  * too, and STATUS counts it: it records once it comes online.
@@ -592,7 +576,7 @@ TEST_F(abi, offline_cpu_at_create_has_a_buffer)
 	for (cpu = 1; cpu < nr_cpu_ids; cpu++)
 		if (CPU_ISSET(cpu, &online))
 			top = cpu;
-	if (top < 0 || set_cpu_online(top, false))
+	if (top < 0 || ltt_set_cpu_online(top, false))
 		SKIP(return, "no CPU can go offline");
 	fd = create(&ltt_create_default);
 	err = errno;
@@ -605,7 +589,7 @@ TEST_F(abi, offline_cpu_at_create_has_a_buffer)
 		if (ltt_status(fd, &st, cpus, CPU_SETSIZE))
 			st.n_cpus = 0;
 	}
-	ASSERT_EQ(0, set_cpu_online(top, true))
+	ASSERT_EQ(0, ltt_set_cpu_online(top, true))
 		TH_LOG("cpu %d did not come back online", top);
 	ASSERT_LE(0, fd) TH_LOG("session with cpu %d offline: %s",
 				top, strerror(err));

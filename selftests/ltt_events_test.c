@@ -559,4 +559,67 @@ TEST_F(events, reader_sees_event_within_a_second)
 	ltt_trace_free(&t);
 }
 
+#ifdef __x86_64__
+/*
+ * Calls of the compat ABIs are syscall_entry_compat records, with the
+ * number of their own table and the ABI that says which one: ia32's
+ * getppid is 64 (native 64 is semget), an x32 call keeps the native
+ * number once __X32_SYSCALL_BIT is taken off (cut to 16 bits it looked
+ * native).  Neither is ever a native syscall_entry.
+ */
+TEST_F(events, compat_and_x32_calls_carry_their_abi)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	const int calls = 10;
+	struct ltt_trace t = { 0 };
+	int ia32 = 0, x32 = 0, native = 0, exits = 0, i;
+	long ppid = getppid();
+	size_t j;
+
+	if (!ltt_have_ia32())
+		SKIP(return, "no CONFIG_IA32_EMULATION");
+	if (ltt_x32_getppid() != ppid)
+		SKIP(return, "no CONFIG_X86_X32_ABI");
+	FILTER_PIDS(&self->pid, 1);
+	FILTER_EVENTS("syscall_entry", "syscall_entry_compat",
+		      "syscall_exit");
+	START();
+	for (i = 0; i < calls; i++) {
+		ASSERT_EQ(ppid, ltt_ia32_getppid());
+		ASSERT_EQ(ppid, ltt_x32_getppid());
+	}
+	STOP_AND_READ(&t);
+
+	for (j = 0; j < t.n; j++) {
+		const struct ltt_event *ev = &t.ev[j];
+
+		if (ltt_ev_is(reg, ev, "syscall_entry_compat")) {
+			long id = ltt_ev_field(reg, ev, "id");
+			long abi = ltt_ev_field(reg, ev, "abi");
+
+			if (abi == LTT_SYSCALL_ABI_COMPAT && id == 64)
+				ia32++;
+			else if (abi == LTT_SYSCALL_ABI_X32 &&
+				 id == __NR_getppid)
+				x32++;
+			else
+				TH_LOG("unexpected compat call %ld, abi %ld",
+				       id, abi);
+		} else if (ltt_ev_is(reg, ev, "syscall_entry") &&
+			   (ltt_ev_field(reg, ev, "id") == 64 ||
+			    ltt_ev_field(reg, ev, "id") == __NR_getppid)) {
+			native++;
+		} else if (ltt_ev_is(reg, ev, "syscall_exit") &&
+			   ltt_ev_field(reg, ev, "ret") == ppid) {
+			exits++;
+		}
+	}
+	EXPECT_EQ(calls, ia32);
+	EXPECT_EQ(calls, x32);
+	EXPECT_EQ(0, native) TH_LOG("compat calls recorded as native ones");
+	EXPECT_EQ(2 * calls, exits);
+	ltt_trace_free(&t);
+}
+#endif
+
 TEST_HARNESS_MAIN

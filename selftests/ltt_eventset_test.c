@@ -29,6 +29,7 @@ struct workload {
 	int (*prepare)(struct work *w);
 	int (*run)(struct work *w);
 	void (*cleanup)(struct work *w);
+	const char *(*unavailable)(void);	/* why not here, or NULL */
 };
 
 static int run_syscalls(struct work *w)
@@ -38,6 +39,31 @@ static int run_syscalls(struct work *w)
 	for (i = 0; i < 10; i++)
 		syscall(__NR_getppid);
 	return 0;
+}
+
+/* getppid() through the compat entry, where there is one. */
+static int run_compat(struct work *w)
+{
+#ifdef __x86_64__
+	int i;
+
+	for (i = 0; i < 10; i++)
+		if (ltt_ia32_getppid() != getppid())
+			return ltt_fail("ia32 getppid() failed");
+	return 0;
+#else
+	return ltt_fail("no compat ABI to call");
+#endif
+}
+
+/* Why the compat workload cannot run here, or NULL. */
+static const char *compat_unavailable(void)
+{
+#ifdef __x86_64__
+	return ltt_have_ia32() ? NULL : "no CONFIG_IA32_EMULATION";
+#else
+	return "no compat ABI on this architecture";
+#endif
 }
 
 static int run_sleep(struct work *w)
@@ -188,6 +214,8 @@ static void cleanup_file(struct work *w)
 }
 
 static const struct workload w_syscalls = { "10 getppid() calls", NULL, run_syscalls };
+static const struct workload w_compat = { "10 ia32 getppid() calls",
+	.run = run_compat, .unavailable = compat_unavailable };
 static const struct workload w_sleep = { "a 2 ms sleep", NULL, run_sleep };
 static const struct workload w_fork = { "fork, exit, waitpid", NULL, run_fork };
 static const struct workload w_exec = { "a child running /bin/true", NULL, run_exec };
@@ -471,12 +499,22 @@ FIXTURE_VARIANT_ADD(eventset, statedump_file) {
 	.work = &w_start,
 };
 
+FIXTURE_VARIANT_ADD(eventset, syscall_entry_compat) {
+	.event = "syscall_entry_compat",
+	.work = &w_compat,
+};
+
 /* Events of the variants above; the registry must have no other. */
-#define N_VARIANTS	49
+#define N_VARIANTS	50
 
 FIXTURE_SETUP(eventset)
 {
+	const char *why;
+
 	self->w.fd = -1;
+	if (variant->work->unavailable &&
+	    (why = variant->work->unavailable()))
+		SKIP(return, "%s", why);
 	if (!ltt_setup(_metadata, &self->s, &ltt_create_big, true))
 		return;
 	ASSERT_LE(0, ltt_pin_to_buffer_cpu(&self->s)) TH_LOG("%s", ltt_err);

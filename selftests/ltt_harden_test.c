@@ -709,4 +709,104 @@ TEST(user_sessions_are_capped)
 		TH_LOG("10: a large buffer; 11: three sessions; 12: a fourth; 13: room again");
 }
 
+/* A one-field custom type named @name: the event fd, or -1 and errno. */
+static int make_type(const char *name)
+{
+	struct ltt_event_create c = {
+		.n_fields = 1,
+		.fields = { { .name = "a", .size = 4,
+			      .type = LTT_FIELD_UNSIGNED } },
+	};
+
+	snprintf(c.name, sizeof(c.name), "%s", name);
+	return ltt(LTT_CMD_EVENT_CREATE, &c, sizeof(c));
+}
+
+/* The owner EVENT_INFO gives for the type of id @id, or -1. */
+static long type_owner(unsigned int id)
+{
+	struct ltt_event_info ei = { .id = id };
+
+	if (ltt(LTT_CMD_EVENT_INFO, &ei, sizeof(ei)) || ei.id != id)
+		return -1;
+	return ei.owner;
+}
+
+/* The id of the event named @name, or -1. */
+static long type_id(const char *name)
+{
+	struct ltt_event_info ei = { .id = 0 };
+
+	while (!ltt(LTT_CMD_EVENT_INFO, &ei, sizeof(ei))) {
+		if (!strcmp(ei.name, name))
+			return ei.id;
+		ei.id++;
+	}
+	return -1;
+}
+
+/*
+ * Custom types of unprivileged users: 64 per uid, live or dead (with a
+ * session open, a closed type stays, dead, and keeps its id), so one
+ * user cannot take the ids of others (all users shared 256, and dead
+ * types counted); a type is not shared with another uid (one could log
+ * into, or keep alive, another user's type); and another user learns
+ * no owner pid from EVENT_INFO.
+ */
+TEST(user_custom_types_are_counted_per_uid)
+{
+	struct ltt_session s;
+	int status, rootfd;
+	long id;
+	pid_t child;
+
+	if (ltt_session_open(&s, NULL) == LTT_UNAVAILABLE)
+		SKIP(return, "%s", ltt_err);
+	rootfd = make_type("harden_root_type");
+	ASSERT_LE(0, rootfd) TH_LOG("%s", strerror(errno));
+	id = type_id("harden_root_type");
+	ASSERT_LE(0, id);
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		char name[32];
+		int i, fd;
+
+		become_nobody();
+		if (make_type("harden_root_type") != -1 || errno != EEXIST)
+			_exit(10);
+		if (type_owner(id) != 0)
+			_exit(11);
+		/* Made and closed: dead while the session exists. */
+		for (i = 0; i < 64; i++) {
+			snprintf(name, sizeof(name), "harden_nobody_%d", i);
+			fd = make_type(name);
+			if (fd < 0)
+				_exit(12);
+			close(fd);
+		}
+		if (make_type("harden_nobody_64") != -1 || errno != ENOSPC)
+			_exit(13);
+		/* A dead type of one's own comes back, over the quota. */
+		fd = make_type("harden_nobody_0");
+		if (fd < 0)
+			_exit(14);
+		if (setresuid(NOBODY - 1, NOBODY - 1, NOBODY - 1))
+			_exit(99);
+		if (make_type("harden_nobody_0") != -1 || errno != EEXIST)
+			_exit(15);
+		fd = make_type("harden_other_user");
+		if (fd < 0)
+			_exit(16);
+		_exit(0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ltt_write_str(USER_SESSIONS, "0");
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("10: another uid shares root's type; 11: sees its owner; 12: 64 types; 13: a 65th; 14: revive; 15: shared with uid 65533; 16: uid 65533 kept out");
+	close(rootfd);
+	ltt_session_close(&s);
+}
+
 TEST_HARNESS_MAIN

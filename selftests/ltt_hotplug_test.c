@@ -14,22 +14,6 @@
 #include "kselftest_harness.h"
 #include "ltt_util.h"
 
-/* Write "0" or "1" to a CPU's sysfs online file. */
-static int set_cpu_online(int cpu, bool online)
-{
-	char path[64];
-	int fd, ret;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ret = write(fd, online ? "1" : "0", 1) == 1 ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
 /* The CPUs that may go offline (all online ones but CPU 0), into @cpus. */
 static int hot_cpus(int *cpus, int max)
 {
@@ -71,12 +55,12 @@ TEST(cpu_onlined_after_create_records)
 
 	if (hot_cpus(&cpu, 1) < 1)
 		SKIP(return, "no CPU can go offline");
-	ASSERT_EQ(0, set_cpu_online(cpu, false)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, ltt_set_cpu_online(cpu, false)) TH_LOG("%s", strerror(errno));
 	if (!ltt_setup(_metadata, &s, NULL, true)) {
-		set_cpu_online(cpu, true);
+		ltt_set_cpu_online(cpu, true);
 		return;
 	}
-	ASSERT_EQ(0, set_cpu_online(cpu, true)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, ltt_set_cpu_online(cpu, true)) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(0, ltt_set_pids(s.fd, &me, 1));
 	ltt_start_or_fail(_metadata, s.fd);
 	ASSERT_EQ(0, ltt_pin_to_cpu(cpu)) TH_LOG("%s", strerror(errno));
@@ -109,8 +93,8 @@ TEST(cpu_back_online_flushes_again)
 		return;
 	ASSERT_EQ(0, ltt_set_pids(s.fd, &me, 1));
 	ltt_start_or_fail(_metadata, s.fd);
-	ASSERT_EQ(0, set_cpu_online(cpu, false)) TH_LOG("%s", strerror(errno));
-	ASSERT_EQ(0, set_cpu_online(cpu, true)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, ltt_set_cpu_online(cpu, false)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, ltt_set_cpu_online(cpu, true)) TH_LOG("%s", strerror(errno));
 	r = ltt_reader_of(&s, cpu);
 	ASSERT_NE(NULL, r);
 	/* What the offline CPU handed over. */
@@ -198,13 +182,13 @@ TEST_F_TIMEOUT(load, cpus_come_and_go_under_load_lose_nothing_uncounted, 120)
 		ASSERT_EQ(0, pthread_create(&w[i].thread, NULL, worker, &w[i]));
 	for (round = 0; round < 5; round++) {
 		for (i = 0; i < n_hot; i++)
-			ASSERT_EQ(0, set_cpu_online(hot[i], false))
+			ASSERT_EQ(0, ltt_set_cpu_online(hot[i], false))
 				TH_LOG("cpu %d offline: %s", hot[i],
 				       strerror(errno));
 		ASSERT_EQ(0, ltt_read_ready(s, NULL)) TH_LOG("%s", ltt_err);
 		usleep(50 * 1000);
 		for (i = 0; i < n_hot; i++)
-			ASSERT_EQ(0, set_cpu_online(hot[i], true))
+			ASSERT_EQ(0, ltt_set_cpu_online(hot[i], true))
 				TH_LOG("cpu %d online: %s", hot[i],
 				       strerror(errno));
 		ASSERT_EQ(0, ltt_read_ready(s, NULL)) TH_LOG("%s", ltt_err);

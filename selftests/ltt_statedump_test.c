@@ -4,6 +4,7 @@
  * parent, name) and one statedump_file per open file (pid, fd, path).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <pthread.h>
 
 #include "kselftest_harness.h"
@@ -195,6 +196,135 @@ TEST_F(dump, pid_filter_on_another_process_dumps_it_and_not_us)
 					     other);
 	EXPECT_EQ((size_t)0, n_me) TH_LOG("records of pid %d, not listed", self->pid);
 	ltt_trace_free(&t);
+}
+
+/* Entries of /proc/@pid/fd, or -1. */
+static int count_fds(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.')
+			n++;
+	closedir(dir);
+	return n;
+}
+
+#define DUMP_CHILDREN	40
+#define DUMP_FDS	60
+
+/*
+ * A dump far larger than the buffer (40 processes with 60 files of a
+ * 200-byte path each, about 500 KiB, into 16 KiB per CPU) arrives
+ * whole while a reader keeps up: START returns before the dump is done,
+ * the dump waits for free packets, and nothing is lost.
+ */
+TEST(dump_larger_than_the_buffer_loses_nothing_with_a_reader)
+{
+	static const struct ltt_create small = {
+		.subbuf_size = 4096,
+		.n_subbufs = 4,
+		.mode = LTT_MODE_DISCARD,
+	};
+	char dir[] = "/tmp/ltt-statedump-XXXXXX", path[256];
+	pid_t kids[DUMP_CHILDREN], last;
+	int fds[DUMP_FDS], want[DUMP_CHILDREN], got[DUMP_CHILDREN] = { 0 };
+	struct ltt_session s = { .fd = -1 };
+	struct ltt_trace t = { 0 };
+	const struct ltt_registry *reg;
+	bool seen_last = false;
+	unsigned int c;
+	size_t i, k;
+	int n;
+
+	if (!ltt_setup(_metadata, &s, &small, true))
+		return;
+	reg = &s.reg;
+	ASSERT_NE(NULL, mkdtemp(dir));
+	n = snprintf(path, sizeof(path), "%s/", dir);
+	memset(path + n, 'f', 200 - n);
+	path[200] = '\0';
+	for (i = 0; i < DUMP_FDS; i++) {
+		fds[i] = open(path, O_RDWR | O_CREAT, 0600);
+		ASSERT_LE(0, fds[i]) TH_LOG("%s: %s", path, strerror(errno));
+	}
+	for (k = 0; k < DUMP_CHILDREN; k++) {
+		kids[k] = fork();
+		if (!kids[k]) {
+			pause();
+			_exit(0);
+		}
+		ASSERT_LT(0, kids[k]);
+	}
+	/* Forked last, dumped after the others' files (pids in order). */
+	last = fork();
+	if (!last) {
+		pause();
+		_exit(0);
+	}
+	ASSERT_LT(0, last);
+	for (k = 0; k < DUMP_CHILDREN; k++)
+		ASSERT_LT(kids[k], last) TH_LOG("pids wrapped");
+	for (k = 0; k < DUMP_CHILDREN; k++) {
+		want[k] = count_fds(kids[k]);
+		ASSERT_LE(DUMP_FDS, want[k]);
+	}
+	ASSERT_EQ(0, ltt_set_events(&s, (const char *const[]){
+		"statedump_process", "statedump_file", NULL }))
+		TH_LOG("%s", ltt_err);
+
+	ASSERT_EQ(0, ltt_start(s.fd)) TH_LOG("START: %s", strerror(errno));
+	/* Read as lttd does until the last child's record is in. */
+	for (n = 0; n < 20000 && !seen_last; n++) {
+		size_t from = t.n;
+
+		ASSERT_EQ(0, ltt_read_ready(&s, &t)) TH_LOG("%s", ltt_err);
+		for (i = from; i < t.n; i++)
+			if (ltt_ev_is(reg, &t.ev[i], "statedump_process") &&
+			    ltt_ev_field(reg, &t.ev[i], "pid") == last)
+				seen_last = true;
+		usleep(1000);
+	}
+	ASSERT_EQ(0, ltt_stop(s.fd)) TH_LOG("STOP: %s", strerror(errno));
+	ASSERT_EQ(0, ltt_read_stopped(&s, &t)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_check_accounting(&s)) TH_LOG("%s", ltt_err);
+	for (k = 0; k < DUMP_CHILDREN; k++)
+		kill(kids[k], SIGKILL);
+	kill(last, SIGKILL);
+	for (k = 0; k < DUMP_CHILDREN; k++)
+		waitpid(kids[k], NULL, 0);
+	waitpid(last, NULL, 0);
+	for (i = 0; i < DUMP_FDS; i++)
+		close(fds[i]);
+	unlink(path);
+	rmdir(dir);
+
+	for (c = 0; c < s.n_cpus; c++)
+		EXPECT_EQ(0ULL, s.st[c].lost)
+			TH_LOG("cpu %u lost %llu records of the dump", s.st[c].cpu,
+			       (unsigned long long)s.st[c].lost);
+	for (i = 0; i < t.n; i++) {
+		const struct ltt_event *ev = &t.ev[i];
+
+		if (!ltt_ev_is(reg, ev, "statedump_file"))
+			continue;
+		for (k = 0; k < DUMP_CHILDREN; k++)
+			if (ltt_ev_field(reg, ev, "pid") == kids[k])
+				got[k]++;
+	}
+	for (k = 0; k < DUMP_CHILDREN; k++)
+		EXPECT_EQ(want[k], got[k])
+			TH_LOG("child %d: files dumped", kids[k]);
+	EXPECT_TRUE(seen_last) TH_LOG("the dump never reached pid %d", last);
+	ltt_trace_free(&t);
+	ltt_session_close(&s);
 }
 
 TEST_HARNESS_MAIN

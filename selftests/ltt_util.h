@@ -29,6 +29,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <linux/ltt.h>
 
@@ -1082,5 +1083,54 @@ static inline bool ltt_setup(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, ltt_open_readers(s)) TH_LOG("%s", ltt_err);
 	return true;
 }
+
+/* Write "0" or "1" to a CPU's sysfs online file: 0, or -1 and errno. */
+static inline int ltt_set_cpu_online(int cpu, bool online)
+{
+	char path[64];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, online ? "1" : "0", 1) == 1 ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+#ifdef __x86_64__
+/* getppid() through the ia32 entry, numbered as in syscall_32.tbl. */
+static inline long ltt_ia32_getppid(void)
+{
+	long ret = 64;
+
+	asm volatile("int $0x80" : "+a" (ret) : : "memory",
+		     "r8", "r9", "r10", "r11");
+	return ret;
+}
+
+/* getppid() as an x32 call: the native number with __X32_SYSCALL_BIT. */
+static inline long ltt_x32_getppid(void)
+{
+	long ret = 0x40000000L | __NR_getppid;
+
+	asm volatile("syscall" : "+a" (ret) : : "memory", "rcx", "r11");
+	return ret;
+}
+
+/* Does this kernel take ia32 calls (without them: SIGSEGV)? */
+static inline bool ltt_have_ia32(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(ltt_ia32_getppid() > 0 ? 0 : 1);
+	return pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFEXITED(status) && !WEXITSTATUS(status);
+}
+#endif
 
 #endif /* __LTT_UTIL_H */

@@ -262,7 +262,8 @@ struct ltt_field_info {
  * @generation: Output, changes whenever an event is created or
  *	destroyed: a reader that saw the same value has the whole registry.
  * @owner: Output, the thread-group id that created a custom event from
- *	user space, 0 for the kernel's events and those of modules.
+ *	user space, 0 for the kernel's events and those of modules, and
+ *	for another user's types unless the caller has CAP_PERFMON.
  * @description: Output, NUL-terminated, may be empty.
  *
  * A destroyed custom event stays described (LTT_EVENT_F_DEAD), and its
@@ -299,7 +300,11 @@ struct ltt_event_info {
  * logs events of the new type; the type is destroyed when the last copy
  * of the fd is closed, at the latest when its process exits.  Needs
  * CAP_PERFMON or CAP_SYS_ADMIN, or kernel.ltt_user_sessions set to 1
- * (EPERM otherwise); ENOSPC when every custom id is taken.
+ * (EPERM otherwise); ENOSPC when every custom id is taken, or an
+ * unprivileged caller's uid holds 64 types (live, or dead while sessions
+ * exist), or the unprivileged together 1024.  A live or dead type of the
+ * same name and layout is shared, but only with its creator's uid
+ * (EEXIST for another's).
  */
 struct ltt_event_create {
 	char name[LTT_NAME_MAX];
@@ -400,6 +405,10 @@ struct ltt_packet_header {
 
 /* Longest string field, NUL included; longer ones are cut. */
 #define LTT_STRING_MAX		256
+
+/* The abi field of syscall_entry_compat: whose table its id is in. */
+#define LTT_SYSCALL_ABI_COMPAT	1	/* the compat ABI's own table */
+#define LTT_SYSCALL_ABI_X32	2	/* x86's x32: the native table */
 
 /**
  * struct ltt_subbuf - LTT_BUF_GET_SUBBUF

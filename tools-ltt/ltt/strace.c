@@ -56,6 +56,7 @@ struct call {
 	uint32_t cpu;
 	uint64_t ts, trap_ts, trap_ip;
 	int64_t nr, trap_nr;
+	int64_t abi;			/* 0 native, else syscall_entry_compat's */
 	uint64_t ip;
 	uint64_t exit_ts;
 	int64_t ret;
@@ -69,7 +70,7 @@ struct strace {
 	bool json, utc;
 	uint64_t start_ts;
 	bool started;
-	int id_entry, id_exit, id_trap, id_trap_exit;
+	int id_entry, id_entry_compat, id_exit, id_trap, id_trap_exit;
 	enum arg_kind *kind;		/* per event id */
 	struct call *calls;		/* open addressing by pid */
 	uint32_t n_slots, used;
@@ -204,6 +205,7 @@ struct strace *strace_new(const struct ltt_trace *t, struct out *o,
 	s->json = json;
 	s->utc = utc;
 	s->id_entry = ltt_registry_find(reg, "syscall_entry");
+	s->id_entry_compat = ltt_registry_find(reg, "syscall_entry_compat");
 	s->id_exit = ltt_registry_find(reg, "syscall_exit");
 	s->id_trap = ltt_registry_find(reg, "trap_entry");
 	s->id_trap_exit = ltt_registry_find(reg, "trap_exit");
@@ -461,14 +463,20 @@ static void put_ms(struct out *o, uint64_t ns)
 /* The line of a call: returned, or unfinished. */
 static void call_line(struct strace *s, struct call *c, bool returned)
 {
-	const char *name = ltt_syscall_name(c->nr);
+	/* A compat ABI's calls are numbered in its own table. */
+	const char *name = c->abi == LTT_SYSCALL_ABI_COMPAT ? NULL :
+			   ltt_syscall_name(c->nr);
 	struct out *o = s->o;
 	int64_t ret = c->ret;
 	const char *ename = returned && ret < 0 && ret > -4096 ?
 			    strerrorname_np(-ret) : NULL;
 	char nbuf[32];
 
-	if (!name) {
+	if (c->abi == LTT_SYSCALL_ABI_COMPAT) {
+		snprintf(nbuf, sizeof(nbuf), "compat_syscall_%lld",
+			 (long long)c->nr);
+		name = nbuf;
+	} else if (!name) {
 		snprintf(nbuf, sizeof(nbuf), "syscall_%lld", (long long)c->nr);
 		name = nbuf;
 	}
@@ -560,18 +568,20 @@ void strace_add(struct strace *s, const struct ltt_item *it)
 	if (it->kind != LTT_ITEM_EVENT)
 		return;
 	id = it->desc->id;
-	if (id != s->id_entry && id != s->id_exit && id != s->id_trap &&
+	if (id != s->id_entry && id != s->id_entry_compat &&
+	    id != s->id_exit && id != s->id_trap &&
 	    id != s->id_trap_exit && !s->kind[id])
 		return;
 	c = call_of(s, it->pid);
 	if (!c)
 		return;
-	if (id == s->id_entry) {
+	if (id == s->id_entry || id == s->id_entry_compat) {
 		call_flush(s, c);
 		c->pending = true;
 		c->ts = it->ts;
 		c->cpu = it->cpu;
 		c->nr = get(it, "id");
+		c->abi = id == s->id_entry ? 0 : get(it, "abi");
 		c->ip = get(it, "ip");
 		c->len = 0;
 		c->args[0] = '\0';
