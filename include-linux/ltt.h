@@ -16,10 +16,10 @@
 
 #ifdef CONFIG_LTT
 void __ltt_write(unsigned int id, const void *rec, unsigned int len,
-		 const char *str, pid_t also);
+		 const char *str);
 #else
 static inline void __ltt_write(unsigned int id, const void *rec,
-			       unsigned int len, const char *str, pid_t also)
+			       unsigned int len, const char *str)
 {
 }
 #endif
@@ -28,7 +28,7 @@ static inline void __ltt_write(unsigned int id, const void *rec,
 static __always_inline void ltt_write(unsigned int id, const void *rec,
 				      unsigned int len, const char *str)
 {
-	__ltt_write(id, rec, len, str, 0);
+	__ltt_write(id, rec, len, str);
 }
 
 /* Event ids, LTT_EV_<name>, in registry order. */

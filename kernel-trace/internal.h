@@ -87,8 +87,29 @@ struct ltt_session {
 	bool dump_hurry;		/* stopping: the dump waits no more */
 };
 
-/* The session being recorded, read by the probes under preempt_disable. */
-extern struct ltt_session __rcu *ltt_current;
+/*
+ * The sessions that record, read by the write path under
+ * preempt_disable; START and stop replace the array under
+ * ltt_record_lock.
+ */
+struct ltt_recording {
+	struct rcu_head rcu;
+	unsigned int n;
+	struct ltt_session *s[];
+};
+
+extern struct ltt_recording __rcu *ltt_recording;
+extern struct mutex ltt_record_lock;
+
+/*
+ * Each recording session @s, under preempt_disable (RCU-sched); @r and
+ * @i are the cursor.  An entry is NULL when its session stopped and no
+ * smaller copy of the array could be allocated.
+ */
+#define for_each_recording(r, i, s)					\
+	for ((r) = rcu_dereference_sched(ltt_recording), (i) = 0;	\
+	     (r) && (i) < (r)->n; (i)++)				\
+		if (((s) = READ_ONCE((r)->s[i])))
 
 /* buffer.c */
 struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu);
@@ -107,6 +128,9 @@ int ltt_buf_open_fd(struct ltt_buf *buf);
 void ltt_session_put(struct ltt_session *s);
 struct ltt_session *ltt_session_of(struct file *file);
 int ltt_session_create(const struct ltt_create *attr);
+int ltt_create_defaults(struct ltt_create *a);
+struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user);
+int ltt_session_fd(struct ltt_session *s);
 int ltt_session_start(struct ltt_session *s);
 int ltt_session_stop(struct ltt_session *s, bool snapshot);
 int ltt_session_set_events(struct ltt_session *s, const u64 __user *umask,
@@ -116,16 +140,25 @@ int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
 int ltt_session_status(struct ltt_session *s, struct ltt_status *st,
 		       struct ltt_cpu_status __user *ucpus);
 int ltt_session_buffer_fd(struct ltt_session *s, unsigned int cpu);
+extern int ltt_user_sessions;
+extern bool ltt_attached;
+
+/* boot.c */
+int ltt_boot_take(void);
+
+/* write.c */
 bool ltt_event_enabled(unsigned int id);
 bool ltt_task_passes(struct ltt_session *s, struct task_struct *t);
 void ltt_session_write(struct ltt_session *s, unsigned int id,
 		       const void *rec, unsigned int len, const char *str);
-pid_t ltt_pid_visible(struct task_struct *t);
 pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t);
 void ltt_write_custom(unsigned int id, bool user, const void *data,
 		      unsigned int size);
-extern int ltt_user_sessions;
-extern bool ltt_attached;
+void ltt_write_sched_change(struct task_struct *prev,
+			    struct task_struct *next, unsigned int state);
+void ltt_write_signal(int sig, struct task_struct *target);
+int ltt_recording_add(struct ltt_session *s);
+void ltt_recording_del(struct ltt_session *s);
 
 /* registry.c */
 int ltt_event_info(struct ltt_event_info *info);

@@ -51,13 +51,8 @@ static void ltt_probe_wait(void *data, struct pid *pid)
 static void ltt_probe_signal(void *data, int sig, struct kernel_siginfo *info,
 			     struct task_struct *task, int group, int result)
 {
-	/* The target may be another user's task. */
-	struct ltt_rec_process_signal rec = {
-		.sig = sig,
-		.pid = ltt_pid_visible(task),
-	};
-
-	ltt_log_process_signal(&rec);
+	/* The target may be another user's task: each session's record. */
+	ltt_write_signal(sig, task);
 }
 
 static int ltt_process_attach(void)

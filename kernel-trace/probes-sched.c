@@ -14,17 +14,8 @@ static void ltt_probe_sched_switch(void *data, bool preempt,
 				   struct task_struct *next,
 				   unsigned int prev_state)
 {
-	/* A user session sees other users' tasks as pid 0. */
-	pid_t in = ltt_pid_visible(next);
-	struct ltt_rec_sched_change rec = {
-		.in = in,
-		.out = ltt_pid_visible(prev),
-		/* A preempted task is still runnable, whatever its state. */
-		.out_state = preempt ? TASK_RUNNING : prev_state,
-	};
-
-	/* Under a pid filter, switching to a listed task is recorded too. */
-	__ltt_write(LTT_EV_sched_change, &rec, sizeof(rec), NULL, in);
+	/* A preempted task is still runnable, whatever its state. */
+	ltt_write_sched_change(prev, next, preempt ? TASK_RUNNING : prev_state);
 }
 
 /* At sched_waking the task still has the state it is woken from. */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LTT sessions: a session is an fd that owns one buffer per CPU, an event
- * mask and a pid filter.  One session records at a time; closing its fd
- * stops it, and the buffers go with the last fd that maps them.
+ * mask and a pid filter.  Any number of sessions record at once (the
+ * write path, write.c, serves each); closing its fd stops it, and the
+ * buffers go with the last fd that maps them.
  */
 #include <linux/anon_inodes.h>
 #include <linux/bitmap.h>
@@ -29,16 +30,14 @@
 
 #include "internal.h"
 
-struct ltt_session __rcu *ltt_current;
-
 /* Turns the direct hooks of <linux/ltt.h> on while a session records. */
 DEFINE_STATIC_KEY_FALSE(ltt_hooks_key);
 
 /*
- * Serialises starting and stopping (ltt_current has one owner), and
+ * Serialises starting and stopping (the changes of ltt_recording), and
  * attaching and detaching the probes.
  */
-static DEFINE_MUTEX(ltt_record_lock);
+DEFINE_MUTEX(ltt_record_lock);
 
 /*
  * Sessions that have started and exist: the probes are attached while
@@ -110,23 +109,27 @@ core_initcall(ltt_sysctl_init);
  */
 static int ltt_cpu_online(unsigned int cpu)
 {
+	struct ltt_recording *r;
 	struct ltt_session *s;
+	unsigned int i;
 
-	guard(rcu)();
-	s = rcu_dereference(ltt_current);
-	if (s && s->bufs[cpu])
-		ltt_buf_start(s->bufs[cpu]);
+	guard(preempt)();
+	for_each_recording(r, i, s)
+		if (s->bufs[cpu])
+			ltt_buf_start(s->bufs[cpu]);
 	return 0;
 }
 
 static int ltt_cpu_offline(unsigned int cpu)
 {
+	struct ltt_recording *r;
 	struct ltt_session *s;
+	unsigned int i;
 
-	guard(rcu)();
-	s = rcu_dereference(ltt_current);
-	if (s && s->bufs[cpu])
-		ltt_buf_cpu_offline(s->bufs[cpu]);
+	guard(preempt)();
+	for_each_recording(r, i, s)
+		if (s->bufs[cpu])
+			ltt_buf_cpu_offline(s->bufs[cpu]);
 	return 0;
 }
 
@@ -186,227 +189,6 @@ static const struct ltt_probe_group *const ltt_groups[] = {
 	&ltt_net_probes,
 #endif
 };
-
-/* Do the current task, or @also, pass the session's pid filter? */
-static __always_inline bool ltt_pid_match(struct ltt_session *s, pid_t also)
-{
-	struct ltt_pidset *set = rcu_dereference_sched(s->pids);
-	unsigned int i;
-
-	if (!set)
-		return true;
-	for (i = 0; i < set->n; i++)
-		if (set->pids[i] == current->pid ||
-		    set->pids[i] == current->tgid ||
-		    (also && set->pids[i] == also))
-			return true;
-	return false;
-}
-
-/*
- * Is @t one of a user session's own tasks?  All its uids must be the
- * user's, as ptrace and perf require: a set-uid program that the user
- * starts (passwd, sudo) is not the user's.
- */
-static bool ltt_user_owns(const struct ltt_session *s, struct task_struct *t)
-{
-	const struct cred *c;
-
-	guard(rcu)();
-	c = __task_cred(t);
-	return uid_eq(c->uid, s->uid) && uid_eq(c->euid, s->uid) &&
-	       uid_eq(c->suid, s->uid) && uid_eq(c->fsuid, s->uid);
-}
-
-/*
- * May a user session record what the current task does?  Only in task
- * context (an interrupt is nobody's), and only while the task is the
- * user's and dumpable: one that was set-uid keeps its secrets.
- */
-static bool ltt_user_current(const struct ltt_session *s)
-{
-	struct mm_struct *mm = current->mm;
-
-	if (!in_task())
-		return false;
-	/* An exiting task let go of its mm, and kept what ptrace needs. */
-	if (mm ? get_dumpable(mm) != SUID_DUMP_USER : !current->user_dumpable)
-		return false;
-	return ltt_user_owns(s, current);
-}
-
-/**
- * ltt_session_pid - @t's pid as session @s may see it
- * @s: the session
- * @t: a task that an event names
- *
- * Returns @t's pid, or 0 when @s is a user session and @t is not its
- * user's.
- */
-pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t)
-{
-	if (!s->user || ltt_user_owns(s, t))
-		return t->pid;
-	return 0;
-}
-
-/**
- * ltt_pid_visible - may the recording session see @t's pid?
- * @t: a task that an event names
- *
- * Returns @t's pid, or 0 when a user session records and @t belongs to
- * another user.
- */
-pid_t ltt_pid_visible(struct task_struct *t)
-{
-	struct ltt_session *s;
-
-	guard(preempt_notrace)();
-	s = rcu_dereference_sched(ltt_current);
-	/* None now; a user session may be by the time the record is. */
-	return s ? ltt_session_pid(s, t) : 0;
-}
-
-/**
- * ltt_event_enabled - would an event of this id be recorded now?
- * @id: the event id
- *
- * Lets a probe skip costly work (copying a name from user space) for an
- * event that is masked off.
- */
-bool ltt_event_enabled(unsigned int id)
-{
-	struct ltt_session *s;
-
-	guard(preempt_notrace)();
-	s = rcu_dereference_sched(ltt_current);
-	return s && test_bit(id, s->mask);
-}
-
-/**
- * ltt_task_passes - does a task pass a session's pid filter?
- * @s: the session
- * @t: the task
- *
- * For records about another task than the current one (the state dump).
- */
-bool ltt_task_passes(struct ltt_session *s, struct task_struct *t)
-{
-	struct ltt_pidset *set;
-	unsigned int i;
-
-	/* A user may learn of the tasks a debugger of theirs could read. */
-	if (s->user && !ptrace_may_access(t, PTRACE_MODE_READ_REALCREDS))
-		return false;
-	guard(preempt_notrace)();
-	set = rcu_dereference_sched(s->pids);
-	if (!set)
-		return true;
-	for (i = 0; i < set->n; i++)
-		if (set->pids[i] == t->pid || set->pids[i] == t->tgid)
-			return true;
-	return false;
-}
-
-/*
- * The current CPU's buffer in session @s when an event @id passes its
- * mask and filters (see __ltt_write() for @also), or NULL.  Preemption
- * disabled.
- */
-static __always_inline struct ltt_buf *ltt_session_buf(struct ltt_session *s,
-						       unsigned int id,
-						       pid_t also)
-{
-	if (!test_bit(id, s->mask) || !ltt_pid_match(s, also))
-		return NULL;
-	/* In a user session, @also > 0 is a task of that user. */
-	if (unlikely(s->user) && !also && !ltt_user_current(s))
-		return NULL;
-	return s->bufs[smp_processor_id()];
-}
-
-/* The bytes of @str to store, its NUL included; 0 without a string. */
-static __always_inline unsigned int ltt_str_len(const char *str)
-{
-	return str ? strnlen(str, LTT_STRING_MAX - 1) + 1 : 0;
-}
-
-/**
- * __ltt_write - record an event in the recording session, if any
- * @id: the event id
- * @rec: the fixed part of the record
- * @len: its size
- * @str: a string to append, or NULL
- * @also: another pid the event concerns, which passes the pid filter
- *	as the current task does (the task a sched_change switches to,
- *	given only when ltt_pid_visible()), or 0 for none
- *
- * Called by the ltt_log_<name>() helpers, from any context.
- */
-void __ltt_write(unsigned int id, const void *rec, unsigned int len,
-		 const char *str, pid_t also)
-{
-	struct ltt_session *s;
-	struct ltt_buf *buf;
-
-	guard(preempt_notrace)();
-	s = rcu_dereference_sched(ltt_current);
-	if (!s)
-		return;
-	buf = ltt_session_buf(s, id, also);
-	if (buf)
-		ltt_buf_write(buf, id, rec, len, str, ltt_str_len(str));
-}
-
-/**
- * ltt_session_write - record an event in one session, if it records
- * @s: the session
- * @id: the event id
- * @rec: the fixed part of the record
- * @len: its size
- * @str: a string to append, or NULL
- *
- * For records the caller has filtered itself (the state dump of @s),
- * which go to @s only, whatever records meanwhile.
- */
-void ltt_session_write(struct ltt_session *s, unsigned int id,
-		       const void *rec, unsigned int len, const char *str)
-{
-	struct ltt_buf *buf;
-
-	guard(preempt_notrace)();
-	if (rcu_dereference_sched(ltt_current) != s || !test_bit(id, s->mask))
-		return;
-	buf = s->bufs[smp_processor_id()];
-	if (buf)
-		ltt_buf_write(buf, id, rec, len, str, ltt_str_len(str));
-}
-
-/**
- * ltt_write_custom - record a custom event for the current task
- * @id: its type's id
- * @user: the type was made by user space (a user session records only
- *	those)
- * @data: the payload, checked against the type's layout
- * @size: its size
- */
-void ltt_write_custom(unsigned int id, bool user, const void *data,
-		      unsigned int size)
-{
-	struct ltt_session *s;
-	struct ltt_buf *buf;
-
-	guard(preempt_notrace)();
-	/* One read of ltt_current: a STOP may clear it meanwhile. */
-	s = rcu_dereference_sched(ltt_current);
-	if (!s || (!user && s->user))
-		return;
-	buf = ltt_session_buf(s, id, 0);
-	if (!buf)
-		return;
-	ltt_selftest_spin(LTT_KNOB_LOG_DELAY_US);
-	ltt_buf_write(buf, id, data, size, NULL, 0);
-}
 
 static void ltt_disarm(void);
 static void ltt_user_uncharge(kuid_t uid);
@@ -526,7 +308,7 @@ static void __ltt_session_stop(struct ltt_session *s)
 			wake_up(&s->bufs[cpu]->room);
 	flush_work(&s->dump);
 
-	RCU_INIT_POINTER(ltt_current, NULL);
+	ltt_recording_del(s);
 	/* No probe or hook, all under preempt_disable, still writes. */
 	synchronize_rcu();
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
@@ -541,20 +323,13 @@ static void __ltt_session_stop(struct ltt_session *s)
 			ltt_buf_wake(s->bufs[cpu]);
 }
 
-/*
- * Make @s the recording session; both locks held.  A user session that
- * records gives way to a system one: an unprivileged user must not lock
- * the administrator out.
- */
+/* Make @s one of the recording sessions; both locks held. */
 static int __ltt_session_start(struct ltt_session *s)
 {
-	struct ltt_session *cur;
 	unsigned int cpu;
-	int ret;
+	int ret, was;
 
-	cur = rcu_dereference_protected(ltt_current,
-					lockdep_is_held(&ltt_record_lock));
-	if (cur == s || (cur && !(cur->user && !s->user)))
+	if (s->state == LTT_SESSION_RECORDING)
 		return -EBUSY;
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (s->bufs[cpu] && s->bufs[cpu]->held && s->bufs[cpu]->overwrite)
@@ -562,16 +337,15 @@ static int __ltt_session_start(struct ltt_session *s)
 	ret = ltt_arm(s);
 	if (ret)
 		return ret;
-	if (cur) {
-		/* Two session locks: ltt_record_lock orders them. */
-		mutex_lock_nest_lock(&cur->lock, &ltt_record_lock);
-		__ltt_session_stop(cur);
-		mutex_unlock(&cur->lock);
-	}
 
 	/* Pairs with smp_load_acquire() in lb_poll(). */
+	was = s->state;
 	smp_store_release(&s->state, LTT_SESSION_RECORDING);
-	rcu_assign_pointer(ltt_current, s);
+	ret = ltt_recording_add(s);
+	if (ret) {
+		WRITE_ONCE(s->state, was);
+		return ret;
+	}
 
 	cpus_read_lock();
 	for_each_online_cpu(cpu)
@@ -593,12 +367,11 @@ static int __ltt_session_start(struct ltt_session *s)
  * ltt_session_start - start recording
  * @s: the session; the caller holds its file
  *
- * Stops a user session that records, when @s is a system session, and
- * queues the state dump of the system into @s (statedump.c).
+ * Other sessions may be recording: each records what it asks for.
+ * Queues the state dump of the system into @s (statedump.c).
  *
- * Returns 0, or -EBUSY when @s records already, another session records
- * (a system one, or any for a user session), or, in overwrite mode, a
- * reader holds a packet; an error of attaching the probes (-ENOMEM).
+ * Returns 0, or -EBUSY when @s records already or, in overwrite mode, a
+ * reader holds a packet; -ENOMEM.
  */
 int ltt_session_start(struct ltt_session *s)
 {
@@ -870,60 +643,34 @@ static int ltt_check_geometry(const struct ltt_create *a)
 }
 
 /**
- * ltt_session_create - make a session and its buffers
- * @attr: the validated-by-us attributes from user space
+ * ltt_session_alloc - make a session and its buffers
+ * @a: its attributes, with the defaults filled in and checked
+ * @user: an unprivileged user's session, charged to that user
  *
- * Returns a session fd, -EPERM without CAP_PERFMON or CAP_SYS_ADMIN
- * (unless kernel.ltt_user_sessions allows a user session, whose buffer
- * may be at most kernel.ltt_user_buffer_kb per CPU), -ENOSPC when the
- * user holds kernel.ltt_user_sessions_max sessions, -EINVAL for bad
- * attributes, -ENOMEM when the buffers do not fit.
- * Nothing is left behind on failure.
+ * Returns the session, with one reference, or ERR_PTR(-ENOMEM); nothing
+ * is left behind on failure.
  */
-int ltt_session_create(const struct ltt_create *attr)
+struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user)
 {
-	struct ltt_create a = *attr;
 	struct ltt_session *s;
 	struct ltt_buf *buf;
 	unsigned int cpu;
-	int ret;
-
-	bool user = !perfmon_capable();
-
-	if (user && !ltt_user_session_allowed())
-		return -EPERM;
-	if (a.flags || a.__reserved)
-		return -EINVAL;
-	a.subbuf_size = a.subbuf_size ?: LTT_SUBBUF_DEFAULT;
-	a.n_subbufs = a.n_subbufs ?: LTT_SUBBUFS_DEFAULT;
-	a.flush_ms = a.flush_ms ?: LTT_FLUSH_MS_DEFAULT;
-	ret = ltt_check_geometry(&a);
-	if (ret)
-		return ret;
-	if (user && (u64)a.subbuf_size * a.n_subbufs >
-		    (u64)READ_ONCE(ltt_user_buffer_kb) * 1024)
-		return -EPERM;
-	if (user) {
-		ret = ltt_user_charge(current_uid());
-		if (ret)
-			return ret;
-	}
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s) {
 		if (user)
 			ltt_user_uncharge(current_uid());
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	}
 	ltt_custom_sessions_get();
 	kref_init(&s->ref);
 	mutex_init(&s->lock);
 	INIT_WORK(&s->dump, ltt_statedump_work);
 	s->state = LTT_SESSION_NEW;
-	s->mode = a.mode;
-	s->subbuf_size = a.subbuf_size;
-	s->n_subbufs = a.n_subbufs;
-	s->flush_jiffies = max(msecs_to_jiffies(a.flush_ms), 1UL);
+	s->mode = a->mode;
+	s->subbuf_size = a->subbuf_size;
+	s->n_subbufs = a->n_subbufs;
+	s->flush_jiffies = max(msecs_to_jiffies(a->flush_ms), 1UL);
 	s->user = user;
 	s->uid = current_uid();
 	bitmap_fill(s->mask, LTT_EVENTS_MAX);
@@ -940,14 +687,79 @@ int ltt_session_create(const struct ltt_create *attr)
 			goto nomem;
 		s->bufs[cpu] = buf;
 	}
-
-	ret = anon_inode_getfd("[ltt-session]", &ltt_session_fops, s,
-			       O_RDWR | O_CLOEXEC);
-	if (ret < 0)
-		ltt_session_put(s);
-	return ret;
+	return s;
 
 nomem:
 	ltt_session_put(s);
-	return -ENOMEM;
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * ltt_session_fd - a session fd for @s, which takes over the caller's
+ *	reference
+ * @s: the session
+ *
+ * Returns the fd, or a negative errno (the reference is dropped then).
+ */
+int ltt_session_fd(struct ltt_session *s)
+{
+	int ret = anon_inode_getfd("[ltt-session]", &ltt_session_fops, s,
+				   O_RDWR | O_CLOEXEC);
+
+	if (ret < 0)
+		ltt_session_put(s);
+	return ret;
+}
+
+/**
+ * ltt_create_defaults - fill in and check the attributes of a session
+ * @a: the attributes; zeroes take the defaults
+ *
+ * Returns 0, or -EINVAL.
+ */
+int ltt_create_defaults(struct ltt_create *a)
+{
+	if (a->flags || a->__reserved)
+		return -EINVAL;
+	a->subbuf_size = a->subbuf_size ?: LTT_SUBBUF_DEFAULT;
+	a->n_subbufs = a->n_subbufs ?: LTT_SUBBUFS_DEFAULT;
+	a->flush_ms = a->flush_ms ?: LTT_FLUSH_MS_DEFAULT;
+	return ltt_check_geometry(a);
+}
+
+/**
+ * ltt_session_create - make a session and its buffers, for user space
+ * @attr: the attributes from user space
+ *
+ * Returns a session fd, -EPERM without CAP_PERFMON or CAP_SYS_ADMIN
+ * (unless kernel.ltt_user_sessions allows a user session, whose buffer
+ * may be at most kernel.ltt_user_buffer_kb per CPU), -ENOSPC when the
+ * user holds kernel.ltt_user_sessions_max sessions, -EINVAL for bad
+ * attributes, -ENOMEM when the buffers do not fit.
+ * Nothing is left behind on failure.
+ */
+int ltt_session_create(const struct ltt_create *attr)
+{
+	struct ltt_create a = *attr;
+	struct ltt_session *s;
+	bool user = !perfmon_capable();
+	int ret;
+
+	if (user && !ltt_user_session_allowed())
+		return -EPERM;
+	ret = ltt_create_defaults(&a);
+	if (ret)
+		return ret;
+	if (user && (u64)a.subbuf_size * a.n_subbufs >
+		    (u64)READ_ONCE(ltt_user_buffer_kb) * 1024)
+		return -EPERM;
+	if (user) {
+		ret = ltt_user_charge(current_uid());
+		if (ret)
+			return ret;
+	}
+	s = ltt_session_alloc(&a, user);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	return ltt_session_fd(s);
 }

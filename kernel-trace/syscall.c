@@ -174,6 +174,19 @@ static long ltt_cmd_event_log(void __user *uarg, size_t usize)
 	return ltt_custom_log_user(&l);
 }
 
+static long ltt_cmd_boot(void __user *uarg, size_t usize)
+{
+	struct ltt_boot b;
+	int ret;
+
+	ret = ltt_copy_in(&b, sizeof(b), LTT_BOOT_SIZE_VER0, uarg, usize);
+	if (ret)
+		return ret;
+	if (b.flags || b.__reserved)
+		return -EINVAL;
+	return ltt_boot_take();
+}
+
 SYSCALL_DEFINE3(ltt, unsigned int, cmd, void __user *, arg, size_t, size)
 {
 	switch (cmd) {
@@ -193,6 +206,8 @@ SYSCALL_DEFINE3(ltt, unsigned int, cmd, void __user *, arg, size_t, size)
 		return ltt_cmd_event_create(arg, size);
 	case LTT_CMD_EVENT_LOG:
 		return ltt_cmd_event_log(arg, size);
+	case LTT_CMD_BOOT:
+		return ltt_cmd_boot(arg, size);
 	}
 	return -EINVAL;
 }

@@ -21,6 +21,14 @@ TIMEOUT=${LTT_BOOT_TIMEOUT:-1200}
 SMP=${LTT_SMP:-2}
 MEM=${LTT_MEM:-2G}
 APPEND="console=ttyS0 panic=-1 oops=panic tsc=reliable ${LTT_APPEND:-}"
+# Boot tracing for ltt_boot_test, which runs first and takes it over: on
+# a full run, or one that lists it.
+case " ${LTT_APPEND:-} " in
+*ltt.boot=* | *ltt.script=* | *ltt.shell=*) ;;
+*ltt.run=*ltt_boot_test*) APPEND+=" ltt.boot=events=all,size=4M" ;;
+*ltt.run=*) ;;
+*) APPEND+=" ltt.boot=events=all,size=4M" ;;
+esac
 
 # Kernel log lines that fail a run whatever the tests say.
 SPLATS=(

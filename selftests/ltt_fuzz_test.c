@@ -332,6 +332,9 @@ static const int fz_errs_event_log[] = {
 	EINVAL, E2BIG, EFAULT, EBADF, ENOMEM, 0
 };
 
+/* No boot session exists while the fuzzer runs: ENOENT for root. */
+static const int fz_errs_boot[] = { EINVAL, E2BIG, EFAULT, EPERM, ENOENT, 0 };
+
 /* A command past LTT_CMD_MAX. */
 static const int fz_errs_unknown[] = { EINVAL, 0 };
 
@@ -347,6 +350,7 @@ static const int *const fz_errs[LTT_CMD_MAX] = {
 	[LTT_CMD_SNAPSHOT] = fz_errs_stop,
 	[LTT_CMD_EVENT_CREATE] = fz_errs_event_create,
 	[LTT_CMD_EVENT_LOG] = fz_errs_event_log,
+	[LTT_CMD_BOOT] = fz_errs_boot,
 };
 
 /* The fd operations. */
@@ -399,6 +403,7 @@ static const struct {
 				   LTT_EVENT_CREATE_SIZE_VER0 },
 	[LTT_CMD_EVENT_LOG] = { sizeof(struct ltt_event_log),
 				LTT_EVENT_LOG_SIZE_VER0 },
+	[LTT_CMD_BOOT] = { sizeof(struct ltt_boot), LTT_BOOT_SIZE_VER0 },
 };
 
 /* ---- Memory ---- */
@@ -1035,6 +1040,10 @@ static int fz_expect(struct fz *z, unsigned int cmd, size_t size,
 		return w[1] || w[0] > LTT_FIELDS_MAX ? -EINVAL : 0;
 	case LTT_CMD_EVENT_INFO:
 		return w[0] >= LTT_EVENTS_MAX ? -ENOENT : 0;
+	case LTT_CMD_BOOT:
+		if (w[0] || w[1])
+			return -EINVAL;
+		return z->root ? -ENOENT : -EPERM;
 	case LTT_CMD_EVENT_LOG:
 		memcpy(&l, b, sizeof(l));
 		class = fz_fd_class(z, l.event_fd);

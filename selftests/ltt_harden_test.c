@@ -428,13 +428,31 @@ static void become_nobody(void)
 	}
 }
 
-/*
- * A user session that records gives way to root's: START of a system
- * session succeeds, and the user's session ends, as its reader sees.
- */
-TEST(root_start_stops_a_recording_user_session)
+/* getppid() calls in @t by @pid. */
+static size_t getppids_of(const struct ltt_registry *reg,
+			  const struct ltt_trace *t, pid_t pid)
 {
-	int go[2], done[2], status;
+	size_t i, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (t->ev[i].pid == pid &&
+		    ltt_ev_is(reg, &t->ev[i], "syscall_entry") &&
+		    ltt_ev_field(reg, &t->ev[i], "id") == __NR_getppid)
+			n++;
+	return n;
+}
+
+#define SIDE_CALLS	50
+
+/*
+ * A user session and root's record side by side: root's START succeeds
+ * beside it (it used to fail with EBUSY, locking root out), the user's
+ * keeps recording, and each holds the user's calls made meanwhile.
+ */
+TEST(root_and_a_user_session_record_side_by_side)
+{
+	int go[2], done[2], status, i;
+	struct ltt_trace t = { 0 };
 	struct ltt_session s;
 	pid_t child;
 	char c = 0;
@@ -445,6 +463,7 @@ TEST(root_start_stops_a_recording_user_session)
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child) {
+		struct ltt_trace ut = { 0 };
 		struct ltt_session us;
 		struct ltt_status ust;
 
@@ -454,28 +473,38 @@ TEST(root_start_stops_a_recording_user_session)
 			_exit(10);
 		if (write(go[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
 			_exit(11);
+		for (i = 0; i < SIDE_CALLS; i++)
+			syscall(__NR_getppid);
 		if (ltt_session_status(&us, &ust))
 			_exit(12);
-		if (ust.state != LTT_STATE_STOPPED)
+		if (ust.state != LTT_STATE_RECORDING)
 			_exit(13);
-		/* Its reader reaches the end of what it recorded. */
-		if (ltt_read_stopped(&us, NULL) || ltt_check_accounting(&us))
+		if (ltt_stop(us.fd) || ltt_read_stopped(&us, &ut) ||
+		    ltt_check_accounting(&us))
 			_exit(14);
+		if (getppids_of(&us.reg, &ut, getpid()) != SIDE_CALLS)
+			_exit(15);
 		ltt_session_close(&us);
 		_exit(0);
 	}
 	ASSERT_EQ(1, read(go[0], &c, 1)) TH_LOG("the user session did not start");
 	ASSERT_EQ(0, ltt_session_open(&s, NULL)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_open_readers(&s)) TH_LOG("%s", ltt_err);
 	EXPECT_EQ(0, ltt_start(s.fd))
 		TH_LOG("root's START beside a user session: %s",
 		       strerror(errno));
 	ASSERT_EQ(1, write(done[1], &c, 1));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ltt_stop(s.fd);
+	ltt_stop_or_fail(_metadata, s.fd);
+	ASSERT_EQ(0, ltt_read_stopped(&s, &t)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_check_accounting(&s)) TH_LOG("%s", ltt_err);
+	EXPECT_EQ((size_t)SIDE_CALLS, getppids_of(&s.reg, &t, child))
+		TH_LOG("the user's calls in root's session");
+	ltt_trace_free(&t);
 	ltt_session_close(&s);
 	ltt_write_str(USER_SESSIONS, "0");
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("10: no user session, 12-14: it did not end cleanly");
+		TH_LOG("10: no user session, 12-14: it stopped or did not end cleanly, 15: it missed its calls");
 }
 
 /*

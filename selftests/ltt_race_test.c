@@ -5,9 +5,9 @@
  * lttd does, create custom event types and log them, and fork children
  * that log and exit - all on fds they share on purpose, so that one
  * thread closes an fd while another runs a command on it (and the number
- * comes back as another fd).  Only one session records at a time: EBUSY
- * on START, and EINVAL or EBADF on a closed or reused fd, are outcomes of
- * the races; any other errno, a crash or a hang fails.  Afterwards no
+ * comes back as another fd).  Sessions record side by side: EBUSY on
+ * START of a session that records already, and EINVAL or EBADF on a
+ * closed or reused fd, are outcomes of the races; any other errno, a crash or a hang fails.  Afterwards no
  * session is left recording and a normal recording's accounting is
  * exact.
  *

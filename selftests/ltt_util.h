@@ -441,6 +441,8 @@ static inline void ltt_session_close(struct ltt_session *s)
 	s->fd = -1;
 }
 
+static inline int ltt_session_adopt(struct ltt_session *s, int fd);
+
 /*
  * Load the registry, create a session (@c NULL: ltt_create_default) and
  * learn its CPUs.  Returns 0, LTT_UNAVAILABLE (no ltt() here, or not
@@ -449,8 +451,6 @@ static inline void ltt_session_close(struct ltt_session *s)
 static inline int ltt_session_open(struct ltt_session *s,
 				   const struct ltt_create *c)
 {
-	struct ltt_status st;
-	unsigned int i, room = CPU_SETSIZE;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -468,7 +468,19 @@ static inline int ltt_session_open(struct ltt_session *s,
 		}
 		return ltt_fail("LTT_CMD_CREATE: %s", strerror(errno));
 	}
+	return ltt_session_adopt(s, s->fd);
+}
 
+/*
+ * Fill in @s for the session fd @fd (from CREATE or BOOT; @s owns it
+ * now), its registry loaded: learn its CPUs and geometry.  0 or -1.
+ */
+static inline int ltt_session_adopt(struct ltt_session *s, int fd)
+{
+	struct ltt_status st;
+	unsigned int i, room = CPU_SETSIZE;
+
+	s->fd = fd;
 	s->st = calloc(room, sizeof(*s->st));
 	if (!s->st)
 		return ltt_fail("out of memory");

@@ -290,11 +290,8 @@ fail:
 
 int ltt_recorder_start(struct ltt_recorder *rec)
 {
-	if (ltt_session_start(rec->session_fd)) {
-		if (errno == EBUSY)
-			return ltt_fail("LTT_CMD_START: another session is recording (EBUSY): one records at a time");
+	if (ltt_session_start(rec->session_fd))
 		return -1;
-	}
 	rec->recording = rec->started = true;
 	return 0;
 }

@@ -28,10 +28,30 @@ enum ltt_cmd {
 	LTT_CMD_SNAPSHOT	= 8,	/* struct ltt_session_cmd */
 	LTT_CMD_EVENT_CREATE	= 9,	/* struct ltt_event_create; returns an event fd */
 	LTT_CMD_EVENT_LOG	= 10,	/* struct ltt_event_log */
+	LTT_CMD_BOOT		= 11,	/* struct ltt_boot; returns a session fd */
 
 	/* Not ABI: grows as commands are added. */
 	LTT_CMD_MAX,
 };
+
+/**
+ * struct ltt_boot - LTT_CMD_BOOT: take over the boot session
+ * @flags: Input, must be 0.
+ * @__reserved: Input, must be 0.
+ *
+ * ltt.boot= on the kernel command line makes a session that records
+ * from before the first user-space process.  The first caller gets a
+ * session fd for it, recording (START is EBUSY; read its buffers as
+ * any session's); closing the fd stops it.  Needs CAP_PERFMON or
+ * CAP_SYS_ADMIN (EPERM); ENOENT when there is no boot session, or it
+ * was taken.
+ */
+struct ltt_boot {
+	__u32 flags;
+	__u32 __reserved;
+};
+
+#define LTT_BOOT_SIZE_VER0	8
 
 /* Buffer modes, ltt_create.mode. */
 enum ltt_mode {
@@ -93,7 +113,8 @@ struct ltt_create {
  * @session_fd: Input, the session.
  * @flags: Input, must be 0.
  *
- * START fails with EBUSY when this or another session is recording.
+ * START fails with EBUSY when this session is recording already; any
+ * number of sessions record at once.
  * STOP fails with EINVAL when the session is not recording; it hands
  * every partly filled packet to the readers.  SNAPSHOT (overwrite mode
  * only, else EINVAL) stops the session so that the readers find the

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The LTT write path: which recording sessions take an event, and the
+ * record each of them gets.
+ *
+ * Any number of sessions record at once.  The probes read an event's
+ * arguments once; the write path walks the recording sessions (an array
+ * that START and stop replace under RCU) and writes one record into the
+ * current CPU's buffer of each session whose event mask, pid filter and
+ * user scope let the event through.  A session that filters the event
+ * out costs a bit test.  The filters live here, and only here.
+ */
+#include <linux/cred.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+struct ltt_recording __rcu *ltt_recording;
+
+/* Do the current task, or @other, pass the session's pid filter? */
+static __always_inline bool ltt_pid_match(struct ltt_session *s,
+					  struct task_struct *other)
+{
+	struct ltt_pidset *set = rcu_dereference_sched(s->pids);
+	unsigned int i;
+
+	if (!set)
+		return true;
+	for (i = 0; i < set->n; i++)
+		if (set->pids[i] == current->pid ||
+		    set->pids[i] == current->tgid ||
+		    (other && (set->pids[i] == other->pid ||
+			       set->pids[i] == other->tgid)))
+			return true;
+	return false;
+}
+
+/*
+ * Is @t one of a user session's own tasks?  All its uids must be the
+ * user's, as ptrace and perf require: a set-uid program that the user
+ * starts (passwd, sudo) is not the user's.
+ */
+static bool ltt_user_owns(const struct ltt_session *s, struct task_struct *t)
+{
+	const struct cred *c;
+
+	guard(rcu)();
+	c = __task_cred(t);
+	return uid_eq(c->uid, s->uid) && uid_eq(c->euid, s->uid) &&
+	       uid_eq(c->suid, s->uid) && uid_eq(c->fsuid, s->uid);
+}
+
+/*
+ * May a user session record what the current task does?  Only in task
+ * context (an interrupt is nobody's), and only while the task is the
+ * user's and dumpable: one that was set-uid keeps its secrets.
+ */
+static bool ltt_user_current(const struct ltt_session *s)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (!in_task())
+		return false;
+	/* An exiting task let go of its mm, and kept what ptrace needs. */
+	if (mm ? get_dumpable(mm) != SUID_DUMP_USER : !current->user_dumpable)
+		return false;
+	return ltt_user_owns(s, current);
+}
+
+/**
+ * ltt_session_pid - @t's pid as session @s may see it
+ * @s: the session
+ * @t: a task that an event names
+ *
+ * Returns @t's pid, or 0 when @s is a user session and @t is not its
+ * user's.
+ */
+pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t)
+{
+	if (!s->user || ltt_user_owns(s, t))
+		return t->pid;
+	return 0;
+}
+
+/*
+ * The current CPU's buffer of session @s, when event @id passes its mask
+ * and filters, or NULL.  @other is a task the event is about as much as
+ * the current one (the task a switch brings in): it may pass the pid
+ * filter and the user scope instead.  Preemption disabled.
+ */
+static __always_inline struct ltt_buf *ltt_take(struct ltt_session *s,
+						unsigned int id,
+						struct task_struct *other)
+{
+	if (!test_bit(id, s->mask) || !ltt_pid_match(s, other))
+		return NULL;
+	if (unlikely(s->user) && !ltt_user_current(s) &&
+	    !(other && ltt_user_owns(s, other)))
+		return NULL;
+	return s->bufs[smp_processor_id()];
+}
+
+/* The bytes of @str to store, its NUL included; 0 without a string. */
+static __always_inline unsigned int ltt_str_len(const char *str)
+{
+	return str ? strnlen(str, LTT_STRING_MAX - 1) + 1 : 0;
+}
+
+/**
+ * __ltt_write - record an event of the current task
+ * @id: the event id
+ * @rec: the fixed part of the record
+ * @len: its size
+ * @str: a string to append, or NULL
+ *
+ * Called by the ltt_log_<name>() helpers, from any context: one record
+ * in each recording session that takes the event.
+ */
+void __ltt_write(unsigned int id, const void *rec, unsigned int len,
+		 const char *str)
+{
+	unsigned int i, slen = ltt_str_len(str);
+	struct ltt_recording *r;
+	struct ltt_session *s;
+	struct ltt_buf *buf;
+
+	guard(preempt_notrace)();
+	for_each_recording(r, i, s) {
+		buf = ltt_take(s, id, NULL);
+		if (buf)
+			ltt_buf_write(buf, id, rec, len, str, slen);
+	}
+}
+
+/**
+ * ltt_write_sched_change - record a context switch
+ * @prev: the task that leaves the CPU
+ * @next: the task that comes in
+ * @state: @prev's state
+ *
+ * A session whose pid filter lists @next records the switch too; a user
+ * session sees the other users' tasks as pid 0.
+ */
+void ltt_write_sched_change(struct task_struct *prev,
+			    struct task_struct *next, unsigned int state)
+{
+	struct ltt_rec_sched_change rec = { .out_state = state };
+	struct ltt_recording *r;
+	struct ltt_session *s;
+	struct ltt_buf *buf;
+	unsigned int i;
+
+	guard(preempt_notrace)();
+	for_each_recording(r, i, s) {
+		buf = ltt_take(s, LTT_EV_sched_change, next);
+		if (!buf)
+			continue;
+		rec.in = ltt_session_pid(s, next);
+		rec.out = ltt_session_pid(s, prev);
+		ltt_buf_write(buf, LTT_EV_sched_change, &rec, sizeof(rec),
+			      NULL, 0);
+	}
+}
+
+/**
+ * ltt_write_signal - record a signal sent by the current task
+ * @sig: the signal
+ * @target: the task it is sent to, which a user session may not know
+ */
+void ltt_write_signal(int sig, struct task_struct *target)
+{
+	struct ltt_rec_process_signal rec = { .sig = sig };
+	struct ltt_recording *r;
+	struct ltt_session *s;
+	struct ltt_buf *buf;
+	unsigned int i;
+
+	guard(preempt_notrace)();
+	for_each_recording(r, i, s) {
+		buf = ltt_take(s, LTT_EV_process_signal, NULL);
+		if (!buf)
+			continue;
+		rec.pid = ltt_session_pid(s, target);
+		ltt_buf_write(buf, LTT_EV_process_signal, &rec, sizeof(rec),
+			      NULL, 0);
+	}
+}
+
+/**
+ * ltt_event_enabled - would an event of this id be recorded now?
+ * @id: the event id
+ *
+ * Lets a probe skip costly work (copying a name from user space) for an
+ * event that every recording session masks off.
+ */
+bool ltt_event_enabled(unsigned int id)
+{
+	struct ltt_recording *r;
+	struct ltt_session *s;
+	unsigned int i;
+
+	guard(preempt_notrace)();
+	for_each_recording(r, i, s)
+		if (test_bit(id, s->mask))
+			return true;
+	return false;
+}
+
+/**
+ * ltt_task_passes - does a task pass a session's pid filter?
+ * @s: the session
+ * @t: the task
+ *
+ * For records about another task than the current one (the state dump).
+ */
+bool ltt_task_passes(struct ltt_session *s, struct task_struct *t)
+{
+	struct ltt_pidset *set;
+	unsigned int i;
+
+	/* A user may learn of the tasks a debugger of theirs could read. */
+	if (s->user && !ptrace_may_access(t, PTRACE_MODE_READ_REALCREDS))
+		return false;
+	guard(preempt_notrace)();
+	set = rcu_dereference_sched(s->pids);
+	if (!set)
+		return true;
+	for (i = 0; i < set->n; i++)
+		if (set->pids[i] == t->pid || set->pids[i] == t->tgid)
+			return true;
+	return false;
+}
+
+/**
+ * ltt_session_write - record an event in one session, if it records
+ * @s: the session
+ * @id: the event id
+ * @rec: the fixed part of the record
+ * @len: its size
+ * @str: a string to append, or NULL
+ *
+ * For records the caller has filtered itself (the state dump of @s),
+ * which go to @s only, whatever else records.
+ */
+void ltt_session_write(struct ltt_session *s, unsigned int id,
+		       const void *rec, unsigned int len, const char *str)
+{
+	struct ltt_buf *buf;
+
+	guard(preempt_notrace)();
+	if (READ_ONCE(s->state) != LTT_SESSION_RECORDING ||
+	    !test_bit(id, s->mask))
+		return;
+	buf = s->bufs[smp_processor_id()];
+	if (buf)
+		ltt_buf_write(buf, id, rec, len, str, ltt_str_len(str));
+}
+
+/**
+ * ltt_write_custom - record a custom event for the current task
+ * @id: its type's id
+ * @user: the type was made by user space (a user session records only
+ *	those)
+ * @data: the payload, checked against the type's layout
+ * @size: its size
+ */
+void ltt_write_custom(unsigned int id, bool user, const void *data,
+		      unsigned int size)
+{
+	struct ltt_recording *r;
+	struct ltt_session *s;
+	struct ltt_buf *buf;
+	unsigned int i;
+
+	guard(preempt_notrace)();
+	for_each_recording(r, i, s) {
+		if (!user && s->user)
+			continue;
+		buf = ltt_take(s, id, NULL);
+		if (!buf)
+			continue;
+		ltt_selftest_spin(LTT_KNOB_LOG_DELAY_US);
+		ltt_buf_write(buf, id, data, size, NULL, 0);
+	}
+}
+
+/*
+ * Make @s one of the recording sessions (ltt_record_lock held): a copy
+ * of the array with @s added.  Returns 0 or -ENOMEM.
+ */
+int ltt_recording_add(struct ltt_session *s)
+{
+	struct ltt_recording *old, *new;
+	unsigned int i, n = 0;
+
+	old = rcu_dereference_protected(ltt_recording,
+					lockdep_is_held(&ltt_record_lock));
+	new = kmalloc(struct_size(new, s, (old ? old->n : 0) + 1), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	for (i = 0; old && i < old->n; i++)
+		if (old->s[i])
+			new->s[n++] = old->s[i];
+	new->s[n++] = s;
+	new->n = n;
+	rcu_assign_pointer(ltt_recording, new);
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+/*
+ * @s records no more (ltt_record_lock held): a copy without it, or, if
+ * none can be allocated, its entry cleared in place.  The caller waits
+ * for the writers (synchronize_rcu()) before it touches the buffers.
+ */
+void ltt_recording_del(struct ltt_session *s)
+{
+	struct ltt_recording *old, *new;
+	unsigned int i, n = 0;
+
+	old = rcu_dereference_protected(ltt_recording,
+					lockdep_is_held(&ltt_record_lock));
+	if (WARN_ON_ONCE(!old))
+		return;
+	new = old->n > 1 ? kmalloc(struct_size(new, s, old->n - 1),
+				   GFP_KERNEL) : NULL;
+	if (old->n > 1 && !new) {
+		for (i = 0; i < old->n; i++)
+			if (old->s[i] == s)
+				WRITE_ONCE(old->s[i], NULL);
+		return;
+	}
+	for (i = 0; new && i < old->n; i++)
+		if (old->s[i] && old->s[i] != s)
+			new->s[n++] = old->s[i];
+	if (new)
+		new->n = n;
+	rcu_assign_pointer(ltt_recording, new);
+	kfree_rcu(old, rcu);
+}

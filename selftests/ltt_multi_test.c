@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Concurrent sessions: several record at once, each with its own mask
+ * and pid filter, and each trace holds exactly its own events, counted
+ * against a known workload; a session closed while others record takes
+ * nothing of theirs with it.
+ */
+#define _GNU_SOURCE
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "ltt_util.h"
+
+/*
+ * A child that works on command: 'g' makes @calls getppid() calls, 'f'
+ * forks @calls children that exit at once, 'q' ends it; each command is
+ * acknowledged once done.
+ */
+struct worker {
+	pid_t pid;
+	int cmd, ack;
+};
+
+static void worker_loop(int cmd, int ack, int calls)
+{
+	char c;
+	int i;
+
+	while (read(cmd, &c, 1) == 1 && c != 'q') {
+		for (i = 0; i < calls; i++) {
+			if (c == 'g') {
+				syscall(__NR_getppid);
+			} else if (c == 'f') {
+				pid_t p = fork();
+
+				if (!p)
+					_exit(0);
+				waitpid(p, NULL, 0);
+			}
+		}
+		if (write(ack, &c, 1) != 1)
+			break;
+	}
+	_exit(0);
+}
+
+static int worker_start(struct worker *w, int calls)
+{
+	int cmd[2], ack[2];
+
+	if (pipe(cmd) || pipe(ack))
+		return -1;
+	w->pid = fork();
+	if (w->pid < 0)
+		return -1;
+	if (!w->pid) {
+		close(cmd[1]);
+		close(ack[0]);
+		worker_loop(cmd[0], ack[1], calls);
+	}
+	close(cmd[0]);
+	close(ack[1]);
+	w->cmd = cmd[1];
+	w->ack = ack[0];
+	return 0;
+}
+
+/* Have @w do @c and wait until it is done: 0, or -1. */
+static int worker_do(struct worker *w, char c)
+{
+	char r;
+
+	if (write(w->cmd, &c, 1) != 1)
+		return -1;
+	return read(w->ack, &r, 1) == 1 && r == c ? 0 : -1;
+}
+
+static void worker_end(struct worker *w)
+{
+	char c = 'q';
+
+	if (w->pid <= 0)
+		return;
+	if (write(w->cmd, &c, 1) != 1)
+		kill(w->pid, SIGKILL);
+	waitpid(w->pid, NULL, 0);
+	close(w->cmd);
+	close(w->ack);
+	w->pid = 0;
+}
+
+/* getppid() entries in @t (the filter says whose). */
+static size_t getppids(const struct ltt_registry *reg,
+		       const struct ltt_trace *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (ltt_ev_is(reg, &t->ev[i], "syscall_entry") &&
+		    ltt_ev_field(reg, &t->ev[i], "id") == __NR_getppid)
+			n++;
+	return n;
+}
+
+/* Records of @t whose event name starts with @prefix. */
+static size_t count_prefix(const struct ltt_registry *reg,
+			   const struct ltt_trace *t, const char *prefix)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (!strncmp(reg->ev[t->ev[i].id].name, prefix, strlen(prefix)))
+			n++;
+	return n;
+}
+
+/* Open @s with readers, @events only, the one pid @pid. */
+#define OPEN(s, pid, ...) do {						\
+	static const char *const __names[] = { __VA_ARGS__, NULL };	\
+	pid_t __pid = (pid);						\
+									\
+	ASSERT_EQ(0, ltt_session_open((s), NULL)) TH_LOG("%s", ltt_err); \
+	ASSERT_EQ(0, ltt_open_readers(s)) TH_LOG("%s", ltt_err);	\
+	ASSERT_EQ(0, ltt_set_events((s), __names)) TH_LOG("%s", ltt_err); \
+	ASSERT_EQ(0, ltt_set_pids((s)->fd, &__pid, 1))			\
+		TH_LOG("SET_PIDS: %s", strerror(errno));		\
+} while (0)
+
+/* Stop and read @s whole, its accounting exact and nothing lost. */
+#define STOP_AND_READ(s, t) do {					\
+	unsigned int __c;						\
+									\
+	ASSERT_EQ(0, ltt_stop((s)->fd)) TH_LOG("STOP: %s", strerror(errno)); \
+	ASSERT_EQ(0, ltt_read_stopped((s), (t))) TH_LOG("%s", ltt_err); \
+	ASSERT_EQ(0, ltt_check_accounting(s)) TH_LOG("%s", ltt_err);	\
+	for (__c = 0; __c < (s)->n_cpus; __c++)				\
+		ASSERT_EQ(0ULL, (s)->st[__c].lost)			\
+			TH_LOG("cpu %u lost events", (s)->st[__c].cpu);	\
+} while (0)
+
+#define CALLS	100
+#define FORKS	5
+
+/*
+ * Two sessions at once: one takes the system calls of one process, the
+ * other the process life of another; each gets all of its own and
+ * nothing of the other's.
+ */
+TEST(two_sessions_with_their_own_masks_and_pid_filters)
+{
+	struct ltt_session a, b;
+	struct ltt_trace ta = { 0 }, tb = { 0 };
+	struct worker wa, wb;
+	size_t i, forks = 0;
+
+	ASSERT_EQ(0, worker_start(&wa, CALLS));
+	ASSERT_EQ(0, worker_start(&wb, FORKS));
+	if (ltt_session_open(&a, NULL) == LTT_UNAVAILABLE)
+		SKIP(goto out, "%s", ltt_err);
+	ltt_session_close(&a);
+	OPEN(&a, wa.pid, "syscall_entry", "syscall_exit");
+	OPEN(&b, wb.pid, "process_fork", "process_exit");
+	ASSERT_EQ(0, ltt_start(a.fd)) TH_LOG("START a: %s", strerror(errno));
+	ASSERT_EQ(0, ltt_start(b.fd))
+		TH_LOG("START of a second session: %s", strerror(errno));
+	ASSERT_EQ(0, worker_do(&wa, 'g'));
+	ASSERT_EQ(0, worker_do(&wb, 'f'));
+	ASSERT_EQ(0, worker_do(&wb, 'g'));
+	STOP_AND_READ(&a, &ta);
+	STOP_AND_READ(&b, &tb);
+
+	EXPECT_EQ((size_t)CALLS, getppids(&a.reg, &ta))
+		TH_LOG("a: the getppid() calls of %d", wa.pid);
+	EXPECT_EQ((size_t)0, count_prefix(&a.reg, &ta, "process_"))
+		TH_LOG("a: process events, masked off");
+	for (i = 0; i < tb.n; i++)
+		if (ltt_ev_is(&b.reg, &tb.ev[i], "process_fork") &&
+		    ltt_ev_field(&b.reg, &tb.ev[i], "child") > 0)
+			forks++;
+	EXPECT_EQ((size_t)FORKS, forks) TH_LOG("b: the forks of %d", wb.pid);
+	EXPECT_EQ((size_t)0, count_prefix(&b.reg, &tb, "syscall_"))
+		TH_LOG("b: system calls, masked off");
+	ltt_trace_free(&ta);
+	ltt_trace_free(&tb);
+	ltt_session_close(&a);
+	ltt_session_close(&b);
+out:
+	worker_end(&wa);
+	worker_end(&wb);
+}
+
+#define EIGHT	8
+
+/*
+ * Eight sessions at once, each on its own process making a different
+ * number of calls: each trace holds exactly its process's calls.
+ */
+TEST(eight_sessions_each_hold_exactly_their_own)
+{
+	struct ltt_session s[EIGHT];
+	struct ltt_trace t[EIGHT] = { 0 };
+	struct worker w[EIGHT];
+	int i;
+
+	for (i = 0; i < EIGHT; i++)
+		ASSERT_EQ(0, worker_start(&w[i], 10 * (i + 1)));
+	if (ltt_session_open(&s[0], NULL) == LTT_UNAVAILABLE)
+		SKIP(goto out, "%s", ltt_err);
+	ltt_session_close(&s[0]);
+	for (i = 0; i < EIGHT; i++) {
+		OPEN(&s[i], w[i].pid, "syscall_entry", "syscall_exit");
+		ASSERT_EQ(0, ltt_start(s[i].fd))
+			TH_LOG("START of session %d: %s", i, strerror(errno));
+	}
+	for (i = 0; i < EIGHT; i++)
+		ASSERT_EQ(0, worker_do(&w[i], 'g'));
+	for (i = 0; i < EIGHT; i++)
+		STOP_AND_READ(&s[i], &t[i]);
+	for (i = 0; i < EIGHT; i++) {
+		EXPECT_EQ((size_t)(10 * (i + 1)), getppids(&s[i].reg, &t[i]))
+			TH_LOG("session %d, on pid %d", i, w[i].pid);
+		ltt_trace_free(&t[i]);
+		ltt_session_close(&s[i]);
+	}
+out:
+	for (i = 0; i < EIGHT; i++)
+		worker_end(&w[i]);
+}
+
+/*
+ * Three sessions on one process; the middle one is closed (no STOP)
+ * between two rounds of calls: the other two hold both rounds whole.
+ */
+TEST(closing_one_session_while_others_record_loses_nothing_of_theirs)
+{
+	struct ltt_session s[3];
+	struct ltt_trace t[3] = { 0 };
+	struct worker w;
+	int i;
+
+	ASSERT_EQ(0, worker_start(&w, CALLS));
+	if (ltt_session_open(&s[0], NULL) == LTT_UNAVAILABLE)
+		SKIP(goto out, "%s", ltt_err);
+	ltt_session_close(&s[0]);
+	for (i = 0; i < 3; i++) {
+		OPEN(&s[i], w.pid, "syscall_entry", "syscall_exit");
+		ASSERT_EQ(0, ltt_start(s[i].fd))
+			TH_LOG("START of session %d: %s", i, strerror(errno));
+	}
+	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ltt_session_close(&s[1]);
+	ASSERT_EQ(0, worker_do(&w, 'g'));
+	for (i = 0; i < 3; i += 2) {
+		STOP_AND_READ(&s[i], &t[i]);
+		EXPECT_EQ((size_t)(2 * CALLS), getppids(&s[i].reg, &t[i]))
+			TH_LOG("session %d", i);
+		ltt_trace_free(&t[i]);
+		ltt_session_close(&s[i]);
+	}
+out:
+	worker_end(&w);
+}
+
+/*
+ * The same session started twice is EBUSY; a stopped one starts again
+ * beside another that kept recording, and both still count exactly.
+ */
+TEST(restart_beside_a_recording_session)
+{
+	struct ltt_session a, b;
+	struct ltt_trace ta = { 0 }, tb = { 0 };
+	struct worker w;
+
+	ASSERT_EQ(0, worker_start(&w, CALLS));
+	if (ltt_session_open(&a, NULL) == LTT_UNAVAILABLE)
+		SKIP(goto out, "%s", ltt_err);
+	ltt_session_close(&a);
+	OPEN(&a, w.pid, "syscall_entry", "syscall_exit");
+	OPEN(&b, w.pid, "syscall_entry", "syscall_exit");
+	ASSERT_EQ(0, ltt_start(a.fd));
+	errno = 0;
+	EXPECT_EQ(-1, ltt_start(a.fd));
+	EXPECT_EQ(EBUSY, errno) TH_LOG("a second START of one session");
+	ASSERT_EQ(0, ltt_start(b.fd));
+	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ASSERT_EQ(0, ltt_stop(b.fd));
+	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ASSERT_EQ(0, ltt_start(b.fd)) TH_LOG("restart: %s", strerror(errno));
+	ASSERT_EQ(0, worker_do(&w, 'g'));
+	STOP_AND_READ(&a, &ta);
+	STOP_AND_READ(&b, &tb);
+	EXPECT_EQ((size_t)(3 * CALLS), getppids(&a.reg, &ta));
+	EXPECT_EQ((size_t)(2 * CALLS), getppids(&b.reg, &tb))
+		TH_LOG("b: before its STOP and after its restart");
+	ltt_trace_free(&ta);
+	ltt_trace_free(&tb);
+	ltt_session_close(&a);
+	ltt_session_close(&b);
+out:
+	worker_end(&w);
+}
+
+TEST_HARNESS_MAIN
