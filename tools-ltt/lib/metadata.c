@@ -27,8 +27,8 @@ static const char metadata_head[] =
 "/* CTF 1.8 */\n"
 "/*\n"
 " * An LTT trace: the kernel's packets unchanged, one stream file per CPU.\n"
-" * The kernel writes integers in the CPU's byte order: little-endian on\n"
-" * x86, so byte_order = le below (a big-endian host writes be).\n"
+" * The kernel writes integers in the CPU's byte order, which byte_order\n"
+" * below says: le on x86 and arm, be on s390, powerpc and mips (BE).\n"
 " * Records are packed: every integer is byte-aligned (align = 8).\n"
 " */\n"
 "\n"
@@ -91,10 +91,12 @@ static const char metadata_stream[] =
 " * The record header: a 32-bit word, the event id in its low 7 bits and\n"
 " * the low 25 bits of the time above; id 127 is followed by the full id\n"
 " * and time (a 64-bit clock value replaces the one the low bits gave).\n"
+" * CTF packs bit fields from the least significant bit of a little-endian\n"
+" * word and from the most significant of a big-endian one: the id comes\n"
+" * first in a le trace, the timestamp first in a be one.\n"
 " */\n"
 "struct event_header {\n"
-"\tenum : uint7_t { compact = 0 ... 126, extended = 127 } id;\n"
-"\tuint25_clock_monotonic_t timestamp;\n"
+"%s%s"
 "\tvariant <id> {\n"
 "\t\tstruct {\n"
 "\t\t} compact;\n"
@@ -111,6 +113,12 @@ static const char metadata_stream[] =
 "\tpacket.context := struct packet_context;\n"
 "};\n"
 "\n";
+
+/* The record header's bit fields, in CTF's order for each byte order. */
+static const char metadata_header_id[] =
+"\tenum : uint7_t { compact = 0 ... 126, extended = 127 } id;\n";
+static const char metadata_header_ts[] =
+"\tuint25_clock_monotonic_t timestamp;\n";
 
 /* The TSDL type of an integer field. */
 static const char *metadata_int_type(const struct ltt_field_desc *f)
@@ -186,8 +194,14 @@ static void metadata_uuid(char *buf, size_t len)
 int ltt_metadata_write(int fd, const struct ltt_registry *reg,
 		       int64_t real_minus_mono_ns)
 {
+	return ltt_metadata_write_order(fd, reg, real_minus_mono_ns,
+					LTT_HOST_BIG_ENDIAN);
+}
+
+int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
+			     int64_t real_minus_mono_ns, bool big_endian)
+{
 	char uuid[40];
-	const uint16_t one = 1;
 	char *text = NULL;
 	size_t len = 0;
 	int64_t secs, ns;
@@ -205,10 +219,15 @@ int ltt_metadata_write(int fd, const struct ltt_registry *reg,
 		secs--;
 	}
 	metadata_uuid(uuid, sizeof(uuid));
-	fprintf(out, metadata_head, uuid, *(const uint8_t *)&one ? "le" : "be");
+	fprintf(out, metadata_head, uuid, big_endian ? "be" : "le");
 	metadata_write_env(out);
 	fprintf(out, metadata_clock, secs, ns);
-	fputs(metadata_stream, out);
+	if (big_endian)
+		fprintf(out, metadata_stream, metadata_header_ts,
+			metadata_header_id);
+	else
+		fprintf(out, metadata_stream, metadata_header_id,
+			metadata_header_ts);
 	for (id = 0; id < reg->n_events; id++)
 		if (reg->events[id].name[0])
 			metadata_write_event(out, &reg->events[id]);
