@@ -314,8 +314,13 @@ static void stream_fail_short(struct stream *s, const char *what,
 			    (unsigned long long)s->content_end);
 }
 
-/* Decode the record at s->pos into s->item: 0, 1 to wait (following), -1. */
-static int stream_decode(struct stream *s)
+/*
+ * Decode the record at s->pos into s->item: 0, 1 to wait (following), -1.
+ * Inlined twice, with @swap a constant: the host's byte order runs the
+ * code it ran before other orders were read.
+ */
+static inline __attribute__((always_inline)) int
+stream_decode_order(struct stream *s, const bool swap)
 {
 	const struct ltt_registry *reg = &s->trace->md.reg;
 	const unsigned char *p = s->map + s->pos;
@@ -329,7 +334,7 @@ static int stream_decode(struct stream *s)
 		return -1;
 	}
 	memcpy(&w, p, sizeof(w));
-	if (s->swap)
+	if (swap)
 		w = __builtin_bswap32(w);
 	id = w & LTT_HDR_ID_EXTENDED;
 	if (id == LTT_HDR_ID_EXTENDED) {
@@ -342,7 +347,7 @@ static int stream_decode(struct stream *s)
 		}
 		memcpy(&id16, p + 4, sizeof(id16));
 		memcpy(&ts, p + 6, sizeof(ts));
-		if (s->swap) {
+		if (swap) {
 			id16 = __builtin_bswap16(id16);
 			ts = __builtin_bswap64(ts);
 		}
@@ -413,7 +418,7 @@ static int stream_decode(struct stream *s)
 	s->item.desc = d;
 	s->item.payload = p + hdr;
 	s->item.size = d->payload_size + slen;
-	if (s->swap) {
+	if (swap) {
 		stream_swap_payload(s, d, p + hdr, s->item.size);
 		s->item.payload = s->payload;
 	}
@@ -424,6 +429,18 @@ static int stream_decode(struct stream *s)
 	s->pos += hdr + s->item.size;
 	s->n_decoded++;
 	return 0;
+}
+
+static __attribute__((noinline)) int stream_decode_swapped(struct stream *s)
+{
+	return stream_decode_order(s, true);
+}
+
+static int stream_decode(struct stream *s)
+{
+	if (s->swap)
+		return stream_decode_swapped(s);
+	return stream_decode_order(s, false);
 }
 
 /*
