@@ -296,3 +296,35 @@ void endian_damage_reads_the_same(void **state)
 	remove_copy(le_dir);
 	remove_copy(be);
 }
+
+/* Following a big-endian trace gives what reading it whole gives. */
+void endian_follow_reads_the_same(void **state)
+{
+	struct seen_list orig, live;
+	const struct ltt_item *it;
+	struct ltt_trace *t;
+	const char *dir;
+	size_t j;
+	int ret;
+
+	(void)state;
+	read_all(FIXTURE("guest-mix"), &orig);
+	dir = convert(FIXTURE("guest-mix"), "follow");
+	t = ltt_trace_follow(dir, 2);
+	assert_non_null(t);
+	memset(&live, 0, sizeof(live));
+	while ((ret = ltt_trace_next(t, &it)) == 1)
+		seen_add(&live, t, it);
+	ltt_trace_follow_end(t);
+	while (ltt_trace_next(t, &it) == 1)
+		seen_add(&live, t, it);
+	seen_errors(&live, t);
+	ltt_trace_close(t);
+	assert_int_equal(live.n_errors, 0);
+	assert_int_equal(live.n, orig.n);
+	for (j = 0; j < orig.n; j++)
+		assert_same_item(&orig.v[j], &live.v[j], j);
+	seen_free(&orig);
+	seen_free(&live);
+	remove_copy(dir);
+}

@@ -82,7 +82,8 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(endian_conversion_round_trips),		\
 	cmocka_unit_test(endian_metadata_of_a_big_endian_trace),	\
 	cmocka_unit_test(endian_stream_contradicting_the_metadata),	\
-	cmocka_unit_test(endian_damage_reads_the_same)
+	cmocka_unit_test(endian_damage_reads_the_same),			\
+	cmocka_unit_test(endian_follow_reads_the_same)
 
 #define TESTS_DAMAGED							\
 	cmocka_unit_test(damaged_truncated_mid_packet),			\
@@ -200,6 +201,7 @@ DECLARE(endian_conversion_round_trips);
 DECLARE(endian_metadata_of_a_big_endian_trace);
 DECLARE(endian_stream_contradicting_the_metadata);
 DECLARE(endian_damage_reads_the_same);
+DECLARE(endian_follow_reads_the_same);
 DECLARE(stats_counts_events_by_type);
 DECLARE(stats_syscalls_by_name);
 DECLARE(stats_syscalls_by_process);
