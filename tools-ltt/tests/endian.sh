@@ -82,16 +82,22 @@ for dir; do
 	n=$((n + 1))
 done
 
-# Hostile: the first trace's converted copy with one stream left as it was
-first=${1%/}
+# Hostile: the converted copy of the first trace with two streams, one
+# of them left as it was
+first=
+for dir; do
+	streams=("${dir%/}"/channel0_*)
+	if ((${#streams[@]} >= 2)); then
+		first=${dir%/}
+		break
+	fi
+done
+[[ $first ]] || fail "no trace with two streams for the hostile case"
 name=$(basename "$first")
 mixed=$tmp/mixed
 cp -r "$tmp/conv/$name" "$mixed"
-streams=("$first"/channel0_*)
-((${#streams[@]} >= 2)) || fail "$name: needs two streams for the hostile case"
 bad=$(basename "${streams[1]}")
 cp "${streams[1]}" "$mixed/$bad"
-cpu=${bad#channel0_}
 rc=0
 "$ltt" report --raw-time "$mixed" >"$tmp/mixed.out" 2>"$tmp/mixed.err" || rc=$?
 ((rc != 0)) || fail "ltt report exits 0 on a stream of the other byte order"
@@ -110,8 +116,9 @@ for cmd in stats "watch $scripts/allcounts.lua"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$ltt" $cmd "$mixed" >/dev/null 2>"$tmp/mixed.err" || rc=$?
-	((rc != 0)) && grep -q "$bad: offset 0" "$tmp/mixed.err" ||
+	if ((rc == 0)) || ! grep -q "$bad: offset 0" "$tmp/mixed.err"; then
 		fail "ltt $cmd: exit $rc, $(cat "$tmp/mixed.err")"
+	fi
 done
 
 echo "endian: $n traces read the same in the other byte order (report, stats, analyze, list, watch, export, view; babeltrace2 agrees); a contradicting stream is refused by name"
