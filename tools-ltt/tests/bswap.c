@@ -176,25 +176,68 @@ static int bswap_write_file(const char *path, const void *buf, size_t size)
 	return close(fd) || ret ? -1 : 0;
 }
 
+/* The env { ... }; block of TSDL @text: [*start, *end), or false. */
+static bool bswap_env(const char *text, const char **start, const char **end)
+{
+	const char *s = strstr(text, "\nenv {"), *e;
+
+	if (!s)
+		return false;
+	e = strstr(s, "\n};\n");
+	if (!e)
+		return false;
+	*start = s;
+	*end = e + 4;
+	return true;
+}
+
+/*
+ * The writer describes the machine it runs on in env (hostname, arch):
+ * put back the recording machine's, which the original says.
+ */
+static int bswap_keep_env(const char *orig, const char *path)
+{
+	const char *os, *oe, *ns, *ne;
+	unsigned char *text;
+	size_t size;
+	int fd, ret;
+
+	text = bswap_read_file(path, &size);
+	if (!text)
+		return -1;
+	if (!bswap_env(orig, &os, &oe) || !bswap_env((char *)text, &ns, &ne)) {
+		free(text);
+		return 0;
+	}
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ret = fd < 0 || ltt_write_all(fd, text, ns - (char *)text) ||
+	      ltt_write_all(fd, os, oe - os) ||
+	      ltt_write_all(fd, ne, (char *)text + size - ne);
+	if (fd >= 0 && close(fd))
+		ret = -1;
+	free(text);
+	return ret ? -1 : 0;
+}
+
 int bswap_trace(const char *in, const char *out, char *err, size_t len)
 {
 	char path[4096];
 	struct ltt_metadata md;
-	unsigned char *buf;
+	unsigned char *buf, *text;
 	struct dirent *de;
 	int fd, ret = 0;
 	size_t size;
 	DIR *dir;
 
 	snprintf(path, sizeof(path), "%s/metadata", in);
-	buf = bswap_read_file(path, &size);
-	if (!buf) {
+	text = bswap_read_file(path, &size);
+	if (!text) {
 		snprintf(err, len, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	ret = ltt_metadata_parse((char *)buf, size, path, &md);
-	free(buf);
+	ret = ltt_metadata_parse((char *)text, size, path, &md);
 	if (ret) {
+		free(text);
 		snprintf(err, len, "%s", ltt_error());
 		return -1;
 	}
@@ -213,6 +256,10 @@ int bswap_trace(const char *in, const char *out, char *err, size_t len)
 		goto fail;
 	}
 	close(fd);
+	if (bswap_keep_env((char *)text, path)) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
 
 	dir = opendir(in);
 	if (!dir) {
@@ -240,8 +287,10 @@ int bswap_trace(const char *in, const char *out, char *err, size_t len)
 	}
 	closedir(dir);
 	ltt_registry_free(&md.reg);
+	free(text);
 	return ret;
 fail:
 	ltt_registry_free(&md.reg);
+	free(text);
 	return -1;
 }

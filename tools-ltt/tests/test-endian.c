@@ -175,6 +175,9 @@ void endian_metadata_of_a_big_endian_trace(void **state)
 	text = slurp(path, &len);
 	text[len] = '\0';
 	assert_non_null(strstr((char *)text, "byte_order = be;"));
+	/* the recording machine's env, not the converting one's */
+	assert_non_null(strstr((char *)text, "\thostname = \"vm\";\n"));
+	assert_non_null(strstr((char *)text, "\tarch = \"x86_64\";\n"));
 	id = strstr((char *)text, "} id;");
 	ts = strstr((char *)text, "uint25_clock_monotonic_t timestamp;");
 	assert_true(id && ts && ts < id);
