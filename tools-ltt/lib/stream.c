@@ -74,16 +74,33 @@ static void stream_swap_payload(struct stream *s,
 				const unsigned char *src, uint32_t size)
 {
 	unsigned char *dst = s->payload;
-	unsigned int i, b;
+	unsigned int i;
 
 	memcpy(dst, src, size);
 	for (i = 0; i < d->n_fields; i++) {
 		const struct ltt_field_desc *f = &d->fields[i];
+		unsigned char *p = dst + f->offset;
+		uint16_t v16;
+		uint32_t v32;
+		uint64_t v64;
 
-		if (f->type == LTT_TYPE_STRING)
-			continue;
-		for (b = 0; b < f->size; b++)
-			dst[f->offset + b] = src[f->offset + f->size - 1 - b];
+		switch (f->type == LTT_TYPE_STRING ? 0 : f->size) {
+		case 2:
+			memcpy(&v16, p, 2);
+			v16 = __builtin_bswap16(v16);
+			memcpy(p, &v16, 2);
+			break;
+		case 4:
+			memcpy(&v32, p, 4);
+			v32 = __builtin_bswap32(v32);
+			memcpy(p, &v32, 4);
+			break;
+		case 8:
+			memcpy(&v64, p, 8);
+			v64 = __builtin_bswap64(v64);
+			memcpy(p, &v64, 8);
+			break;
+		}
 	}
 }
 
