@@ -258,6 +258,8 @@ struct tsdl {
 		char name[48];
 		unsigned int size, align;
 		bool is_signed;
+		/* its own byte_order: 0 the trace's, else 'l' or 'b' */
+		char order;
 	} alias[32];
 	unsigned int n_alias;
 };
@@ -447,8 +449,15 @@ static int tsdl_integer(struct tsdl *t, struct tsdl_alias *a)
 		} else if (!strcmp(key, "signed")) {
 			a->is_signed = tsdl_is(t, "true") || tsdl_is(t, "TRUE") ||
 				       (t->kind == TOK_NUMBER && t->num);
+		} else if (!strcmp(key, "byte_order")) {
+			if (tsdl_is(t, "le"))
+				a->order = 'l';
+			else if (tsdl_is(t, "be") || tsdl_is(t, "network"))
+				a->order = 'b';
+			else if (!tsdl_is(t, "native"))
+				return tsdl_fail(t, "bad byte order");
 		}
-		/* byte_order, base, encoding, map: not needed to decode */
+		/* base, encoding, map: not needed to decode */
 		if (tsdl_skip_statement(t))
 			return -1;
 	}
@@ -507,7 +516,8 @@ static bool tsdl_is_name(const char *s, size_t len)
 }
 
 /* One member of an event's fields: "TYPE name;". */
-static int tsdl_field(struct tsdl *t, struct ltt_event_desc *d)
+static int tsdl_field(struct tsdl *t, struct ltt_event_desc *d,
+		      bool big_endian)
 {
 	struct ltt_field_desc *f;
 	struct tsdl_alias inl;
@@ -539,6 +549,9 @@ static int tsdl_field(struct tsdl *t, struct ltt_event_desc *d)
 	if (a && ((a->size != 8 && a->size != 16 && a->size != 32 &&
 		   a->size != 64) || a->align != 8))
 		return tsdl_fail(t, "only byte-aligned 8/16/32/64-bit integer fields are supported");
+	/* the reader swaps a whole trace or nothing: one order for all */
+	if (a && a->order && a->size > 8 && (a->order == 'b') != big_endian)
+		return tsdl_fail(t, "an integer field in another byte order than the trace's");
 	if (t->kind != TOK_IDENT)
 		return tsdl_fail(t, "expected a field name");
 	/* The writer prefixes '_'; CTF readers strip one. */
@@ -565,12 +578,13 @@ static int tsdl_field(struct tsdl *t, struct ltt_event_desc *d)
 }
 
 /* "fields := struct { ... };" of an event */
-static int tsdl_fields(struct tsdl *t, struct ltt_event_desc *d)
+static int tsdl_fields(struct tsdl *t, struct ltt_event_desc *d,
+		       bool big_endian)
 {
 	if (tsdl_expect(t, "struct") || tsdl_expect(t, "{"))
 		return -1;
 	while (!tsdl_is(t, "}"))
-		if (t->kind == TOK_END || tsdl_field(t, d))
+		if (t->kind == TOK_END || tsdl_field(t, d, big_endian))
 			return t->kind == TOK_END ?
 			       tsdl_fail(t, "unterminated fields") : -1;
 	if (tsdl_next(t))
@@ -595,7 +609,8 @@ static int tsdl_event(struct tsdl *t, struct ltt_metadata *md)
 		if (tsdl_next(t))
 			return -1;
 		if (!strcmp(key, "fields")) {
-			if (tsdl_expect(t, ":=") || tsdl_fields(t, &d))
+			if (tsdl_expect(t, ":=") ||
+			    tsdl_fields(t, &d, md->big_endian))
 				return -1;
 			continue;
 		}

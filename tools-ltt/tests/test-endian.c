@@ -331,3 +331,24 @@ void endian_follow_reads_the_same(void **state)
 	seen_free(&live);
 	remove_copy(dir);
 }
+
+/* An integer may repeat the trace's byte order; bytes have none. */
+void endian_metadata_integer_byte_orders(void **state)
+{
+	static const char text[] =
+		"/* CTF 1.8 */ trace { byte_order = be; };\n"
+		"event { name = \"a\"; id = 0; fields := struct {\n"
+		"\tinteger { size = 32; byte_order = be; } _x;\n"
+		"\tinteger { size = 16; byte_order = network; } _n;\n"
+		"\tinteger { size = 8; byte_order = le; } _y;\n"
+		"\tinteger { size = 64; byte_order = native; } _z;\n"
+		"}; };\n";
+	struct ltt_metadata md;
+
+	(void)state;
+	assert_int_equal(ltt_metadata_parse(text, strlen(text), "M", &md), 0);
+	assert_true(md.big_endian);
+	assert_int_equal(md.reg.events[0].n_fields, 4);
+	assert_int_equal(md.reg.events[0].payload_size, 15);
+	ltt_registry_free(&md.reg);
+}

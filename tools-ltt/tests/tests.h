@@ -83,7 +83,8 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(endian_metadata_of_a_big_endian_trace),	\
 	cmocka_unit_test(endian_stream_contradicting_the_metadata),	\
 	cmocka_unit_test(endian_damage_reads_the_same),			\
-	cmocka_unit_test(endian_follow_reads_the_same)
+	cmocka_unit_test(endian_follow_reads_the_same),			\
+	cmocka_unit_test(endian_metadata_integer_byte_orders)
 
 #define TESTS_DAMAGED							\
 	cmocka_unit_test(damaged_truncated_mid_packet),			\
@@ -202,6 +203,7 @@ DECLARE(endian_metadata_of_a_big_endian_trace);
 DECLARE(endian_stream_contradicting_the_metadata);
 DECLARE(endian_damage_reads_the_same);
 DECLARE(endian_follow_reads_the_same);
+DECLARE(endian_metadata_integer_byte_orders);
 DECLARE(stats_counts_events_by_type);
 DECLARE(stats_syscalls_by_name);
 DECLARE(stats_syscalls_by_process);
