@@ -17,12 +17,22 @@ int ltt_fail(const char *fmt, ...) __printf(1, 2);
 /* The same, with ": strerror(errno)" appended. */
 int ltt_fail_errno(const char *fmt, ...) __printf(1, 2);
 
+/* The host's byte order: that of the traces its kernel writes. */
+#define LTT_HOST_BIG_ENDIAN	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+
 /* Read a trace's metadata (as ltt_metadata_write() makes it). */
 struct ltt_metadata {
 	struct ltt_registry reg;
 	int64_t clock_offset;		/* real - mono, ns */
-	bool big_endian;
+	bool big_endian;		/* trace { byte_order = be; } */
 };
+
+/*
+ * ltt_metadata_write() for a trace of either byte order (the host's is
+ * what the kernel writes; tests convert traces to the other).
+ */
+int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
+			     int64_t real_minus_mono_ns, bool big_endian);
 
 int ltt_metadata_parse(const char *text, size_t len, const char *file,
 		       struct ltt_metadata *md);

@@ -27,8 +27,8 @@ static const char metadata_head[] =
 "/* CTF 1.8 */\n"
 "/*\n"
 " * An LTT trace: the kernel's packets unchanged, one stream file per CPU.\n"
-" * The kernel writes integers in the CPU's byte order: little-endian on\n"
-" * x86, so byte_order = le below (a big-endian host writes be).\n"
+" * The kernel writes integers in the CPU's byte order, which byte_order\n"
+" * below says: le on x86 and arm, be on s390, powerpc and mips (BE).\n"
 " * Records are packed: every integer is byte-aligned (align = 8).\n"
 " */\n"
 "\n"
@@ -91,10 +91,12 @@ static const char metadata_stream[] =
 " * The record header: a 32-bit word, the event id in its low 7 bits and\n"
 " * the low 25 bits of the time above; id 127 is followed by the full id\n"
 " * and time (a 64-bit clock value replaces the one the low bits gave).\n"
+" * CTF packs bit fields from the least significant bit of a little-endian\n"
+" * word and from the most significant of a big-endian one: the id comes\n"
+" * first in a le trace, the timestamp first in a be one.\n"
 " */\n"
 "struct event_header {\n"
-"\tenum : uint7_t { compact = 0 ... 126, extended = 127 } id;\n"
-"\tuint25_clock_monotonic_t timestamp;\n"
+"%s%s"
 "\tvariant <id> {\n"
 "\t\tstruct {\n"
 "\t\t} compact;\n"
@@ -111,6 +113,12 @@ static const char metadata_stream[] =
 "\tpacket.context := struct packet_context;\n"
 "};\n"
 "\n";
+
+/* The record header's bit fields, in CTF's order for each byte order. */
+static const char metadata_header_id[] =
+"\tenum : uint7_t { compact = 0 ... 126, extended = 127 } id;\n";
+static const char metadata_header_ts[] =
+"\tuint25_clock_monotonic_t timestamp;\n";
 
 /* The TSDL type of an integer field. */
 static const char *metadata_int_type(const struct ltt_field_desc *f)
@@ -186,8 +194,14 @@ static void metadata_uuid(char *buf, size_t len)
 int ltt_metadata_write(int fd, const struct ltt_registry *reg,
 		       int64_t real_minus_mono_ns)
 {
+	return ltt_metadata_write_order(fd, reg, real_minus_mono_ns,
+					LTT_HOST_BIG_ENDIAN);
+}
+
+int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
+			     int64_t real_minus_mono_ns, bool big_endian)
+{
 	char uuid[40];
-	const uint16_t one = 1;
 	char *text = NULL;
 	size_t len = 0;
 	int64_t secs, ns;
@@ -205,10 +219,15 @@ int ltt_metadata_write(int fd, const struct ltt_registry *reg,
 		secs--;
 	}
 	metadata_uuid(uuid, sizeof(uuid));
-	fprintf(out, metadata_head, uuid, *(const uint8_t *)&one ? "le" : "be");
+	fprintf(out, metadata_head, uuid, big_endian ? "be" : "le");
 	metadata_write_env(out);
 	fprintf(out, metadata_clock, secs, ns);
-	fputs(metadata_stream, out);
+	if (big_endian)
+		fprintf(out, metadata_stream, metadata_header_ts,
+			metadata_header_id);
+	else
+		fprintf(out, metadata_stream, metadata_header_id,
+			metadata_header_ts);
 	for (id = 0; id < reg->n_events; id++)
 		if (reg->events[id].name[0])
 			metadata_write_event(out, &reg->events[id]);
@@ -239,6 +258,8 @@ struct tsdl {
 		char name[48];
 		unsigned int size, align;
 		bool is_signed;
+		/* its own byte_order: 0 the trace's, else 'l' or 'b' */
+		char order;
 	} alias[32];
 	unsigned int n_alias;
 };
@@ -428,8 +449,15 @@ static int tsdl_integer(struct tsdl *t, struct tsdl_alias *a)
 		} else if (!strcmp(key, "signed")) {
 			a->is_signed = tsdl_is(t, "true") || tsdl_is(t, "TRUE") ||
 				       (t->kind == TOK_NUMBER && t->num);
+		} else if (!strcmp(key, "byte_order")) {
+			if (tsdl_is(t, "le"))
+				a->order = 'l';
+			else if (tsdl_is(t, "be") || tsdl_is(t, "network"))
+				a->order = 'b';
+			else if (!tsdl_is(t, "native"))
+				return tsdl_fail(t, "bad byte order");
 		}
-		/* byte_order, base, encoding, map: not needed to decode */
+		/* base, encoding, map: not needed to decode */
 		if (tsdl_skip_statement(t))
 			return -1;
 	}
@@ -488,7 +516,8 @@ static bool tsdl_is_name(const char *s, size_t len)
 }
 
 /* One member of an event's fields: "TYPE name;". */
-static int tsdl_field(struct tsdl *t, struct ltt_event_desc *d)
+static int tsdl_field(struct tsdl *t, struct ltt_event_desc *d,
+		      bool big_endian)
 {
 	struct ltt_field_desc *f;
 	struct tsdl_alias inl;
@@ -520,6 +549,9 @@ static int tsdl_field(struct tsdl *t, struct ltt_event_desc *d)
 	if (a && ((a->size != 8 && a->size != 16 && a->size != 32 &&
 		   a->size != 64) || a->align != 8))
 		return tsdl_fail(t, "only byte-aligned 8/16/32/64-bit integer fields are supported");
+	/* the reader swaps a whole trace or nothing: one order for all */
+	if (a && a->order && a->size > 8 && (a->order == 'b') != big_endian)
+		return tsdl_fail(t, "an integer field in another byte order than the trace's");
 	if (t->kind != TOK_IDENT)
 		return tsdl_fail(t, "expected a field name");
 	/* The writer prefixes '_'; CTF readers strip one. */
@@ -546,12 +578,13 @@ static int tsdl_field(struct tsdl *t, struct ltt_event_desc *d)
 }
 
 /* "fields := struct { ... };" of an event */
-static int tsdl_fields(struct tsdl *t, struct ltt_event_desc *d)
+static int tsdl_fields(struct tsdl *t, struct ltt_event_desc *d,
+		       bool big_endian)
 {
 	if (tsdl_expect(t, "struct") || tsdl_expect(t, "{"))
 		return -1;
 	while (!tsdl_is(t, "}"))
-		if (t->kind == TOK_END || tsdl_field(t, d))
+		if (t->kind == TOK_END || tsdl_field(t, d, big_endian))
 			return t->kind == TOK_END ?
 			       tsdl_fail(t, "unterminated fields") : -1;
 	if (tsdl_next(t))
@@ -576,7 +609,8 @@ static int tsdl_event(struct tsdl *t, struct ltt_metadata *md)
 		if (tsdl_next(t))
 			return -1;
 		if (!strcmp(key, "fields")) {
-			if (tsdl_expect(t, ":=") || tsdl_fields(t, &d))
+			if (tsdl_expect(t, ":=") ||
+			    tsdl_fields(t, &d, md->big_endian))
 				return -1;
 			continue;
 		}

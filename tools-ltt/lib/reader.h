@@ -38,6 +38,14 @@ struct stream {
 	bool done;
 	bool waiting;			/* following: its next packet is not there yet */
 	struct ltt_item item;		/* the next item, unless done or waiting */
+
+	/*
+	 * A trace of the other byte order: every integer is swapped as it
+	 * is read, and an event's payload is copied here in the host's
+	 * order (its item points here, not into the mapping).
+	 */
+	bool swap;
+	unsigned char payload[LTT_FIELDS_MAX * 8 + LTT_STRING_MAX];
 };
 
 /* What an event tells about processes and files (names.c). */

@@ -74,20 +74,6 @@ int trace_open_file(const char *path, struct stat *st)
 	return fd;
 }
 
-/* Records are decoded in place: the trace must be in the host's order. */
-static int trace_check_byte_order(const struct ltt_metadata *md,
-				  const char *path)
-{
-	const uint16_t one = 1;
-	bool host_be = !*(const uint8_t *)&one;
-
-	if (md->big_endian == host_be)
-		return 0;
-	return ltt_fail("%s: a %s-endian trace; this reader reads %s-endian traces only",
-			path, md->big_endian ? "big" : "little",
-			host_be ? "big" : "little");
-}
-
 /* Read and parse DIR/metadata into @md; *@st gets the file's identity. */
 static int trace_load_metadata(struct ltt_trace *t, struct ltt_metadata *md,
 			       struct stat *st)
@@ -127,13 +113,7 @@ static int trace_load_metadata(struct ltt_trace *t, struct ltt_metadata *md,
 	text[n] = '\0';
 	ret = ltt_metadata_parse(text, n, path, md);
 	free(text);
-	if (ret)
-		return -1;
-	if (trace_check_byte_order(md, path)) {
-		ltt_registry_free(&md->reg);
-		return -1;
-	}
-	return 0;
+	return ret ? -1 : 0;
 }
 
 /* Where sched_change's incoming pid is, so that streams can follow it. */
@@ -399,7 +379,8 @@ static bool trace_reload_metadata(struct ltt_trace *t)
 	if (trace_load_metadata(t, &md, &st))
 		return false;
 	n = md.reg.n_events;
-	if (n < t->md.reg.n_events) {
+	/* the streams were opened in the first one's byte order */
+	if (n < t->md.reg.n_events || md.big_endian != t->md.big_endian) {
 		ltt_registry_free(&md.reg);
 		return false;
 	}

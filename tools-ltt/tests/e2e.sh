@@ -21,6 +21,17 @@ ltt=${2:-$(dirname "$0")/../build/ltt}
 [[ -x $ltt ]] || { echo "e2e: $ltt: not built (make -C tools-ltt)" >&2; exit 1; }
 command -v babeltrace2 >/dev/null || { echo "e2e: babeltrace2 not installed" >&2; exit 1; }
 
+# lttd before big-endian traces were read declared the record header's
+# id first in a be trace too, where CTF reads it from the timestamp bits
+if grep -q 'byte_order = be;' "$dir/metadata" &&
+   awk '/^struct event_header/ { h = 1 } h && /} id;/ { print (t ? "ok" : "old"); exit }
+	h && /timestamp;/ { t = 1 }' "$dir/metadata" | grep -q old; then
+	echo "e2e: $dir/metadata: a big-endian trace whose event_header declares id before timestamp" \
+	     "(written by an lttd older than the byte-order fix): babeltrace2 misreads it." \
+	     "Record it again, or rewrite its metadata: bswap-trace it twice" >&2
+	exit 1
+fi
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -160,6 +160,11 @@ void metadata_rejects_damage(void **state)
 		   "byte-aligned");
 	expect_bad("/* CTF 1.8 */ trace { byte_order = sideways; };",
 		   "byte order");
+	/* one byte order for the whole trace: the reader swaps all or none */
+	expect_bad("/* CTF 1.8 */ trace { byte_order = le; }; event { name = \"a\"; id = 0; fields := struct { integer { size = 32; byte_order = be; } _x; }; };",
+		   "another byte order than the trace's");
+	expect_bad("/* CTF 1.8 */ typealias integer { size = 16; byte_order = le; } := u16le; trace { byte_order = be; }; event { name = \"a\"; id = 0; fields := struct { u16le _x; }; };",
+		   "another byte order than the trace's");
 	expect_bad("/* CTF 1.8 */ event { name = \"unterminated; };", "line 1");
 	expect_bad("/* CTF 1.8 */\n\n", "no events");
 

@@ -77,6 +77,15 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(metadata_rejects_damage),			\
 	cmocka_unit_test(metadata_rejects_bad_names)
 
+#define TESTS_ENDIAN							\
+	cmocka_unit_test(endian_converted_fixtures_read_the_same),	\
+	cmocka_unit_test(endian_conversion_round_trips),		\
+	cmocka_unit_test(endian_metadata_of_a_big_endian_trace),	\
+	cmocka_unit_test(endian_stream_contradicting_the_metadata),	\
+	cmocka_unit_test(endian_damage_reads_the_same),			\
+	cmocka_unit_test(endian_follow_reads_the_same),			\
+	cmocka_unit_test(endian_metadata_integer_byte_orders)
+
 #define TESTS_DAMAGED							\
 	cmocka_unit_test(damaged_truncated_mid_packet),			\
 	cmocka_unit_test(damaged_truncated_in_header),			\
@@ -188,6 +197,13 @@ DECLARE(damaged_every_truncation);
 DECLARE(damaged_random_byte_flips);
 DECLARE(damaged_files_that_are_not_regular);
 DECLARE(damaged_string_past_the_limit);
+DECLARE(endian_converted_fixtures_read_the_same);
+DECLARE(endian_conversion_round_trips);
+DECLARE(endian_metadata_of_a_big_endian_trace);
+DECLARE(endian_stream_contradicting_the_metadata);
+DECLARE(endian_damage_reads_the_same);
+DECLARE(endian_follow_reads_the_same);
+DECLARE(endian_metadata_integer_byte_orders);
 DECLARE(stats_counts_events_by_type);
 DECLARE(stats_syscalls_by_name);
 DECLARE(stats_syscalls_by_process);

@@ -221,7 +221,9 @@ enum ltt_item_kind {
 
 /*
  * One item of a trace, valid until the next call of ltt_trace_next().
- * Events point into the mapped stream file: no copy, no allocation.
+ * Events point into the mapped stream file: no copy, no allocation.  In
+ * a trace of the other byte order than the host's, the payload is a
+ * copy with its integers swapped: fields read the same either way.
  */
 struct ltt_item {
 	enum ltt_item_kind kind;
