@@ -784,10 +784,11 @@ static long type_id(const char *name)
  */
 TEST(user_custom_types_are_counted_per_uid)
 {
+	int go[2], done[2], status, status2, rootfd;
 	struct ltt_session s;
-	int status, rootfd;
+	pid_t child, other;
 	long id;
-	pid_t child;
+	char c = 0;
 
 	if (ltt_session_open(&s, NULL) == LTT_UNAVAILABLE)
 		SKIP(return, "%s", ltt_err);
@@ -796,6 +797,8 @@ TEST(user_custom_types_are_counted_per_uid)
 	id = type_id("harden_root_type");
 	ASSERT_LE(0, id);
 	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child) {
@@ -821,19 +824,31 @@ TEST(user_custom_types_are_counted_per_uid)
 		fd = make_type("harden_nobody_0");
 		if (fd < 0)
 			_exit(14);
-		if (setresuid(NOBODY - 1, NOBODY - 1, NOBODY - 1))
+		/* Held while another user tries it. */
+		if (write(go[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(98);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(go[0], &c, 1)) TH_LOG("nobody's part failed");
+	other = fork();
+	ASSERT_LE(0, other);
+	if (!other) {
+		if (setgid(NOBODY - 1) || setuid(NOBODY - 1))
 			_exit(99);
 		if (make_type("harden_nobody_0") != -1 || errno != EEXIST)
 			_exit(15);
-		fd = make_type("harden_other_user");
-		if (fd < 0)
+		if (make_type("harden_other_user") < 0)
 			_exit(16);
 		_exit(0);
 	}
+	ASSERT_EQ(other, waitpid(other, &status2, 0));
+	ASSERT_EQ(1, write(done[1], &c, 1));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	ltt_write_str(USER_SESSIONS, "0");
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("10: another uid shares root's type; 11: sees its owner; 12: 64 types; 13: a 65th; 14: revive; 15: shared with uid 65533; 16: uid 65533 kept out");
+		TH_LOG("10: another uid shares root's type; 11: sees its owner; 12: 64 types; 13: a 65th; 14: revive");
+	EXPECT_EQ(0, WEXITSTATUS(status2))
+		TH_LOG("15: uid 65533 shares nobody's type; 16: uid 65533 is kept out by nobody's quota");
 	close(rootfd);
 	ltt_session_close(&s);
 }

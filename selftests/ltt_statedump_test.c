@@ -319,9 +319,11 @@ TEST(dump_larger_than_the_buffer_loses_nothing_with_a_reader)
 			if (ltt_ev_field(reg, ev, "pid") == kids[k])
 				got[k]++;
 	}
-	for (k = 0; k < DUMP_CHILDREN; k++)
-		EXPECT_EQ(want[k], got[k])
-			TH_LOG("child %d: files dumped", kids[k]);
+	for (k = 0; k < DUMP_CHILDREN; k++) {
+		pid_t kid = kids[k];
+
+		EXPECT_EQ(want[k], got[k]) TH_LOG("child %d: files dumped", kid);
+	}
 	EXPECT_TRUE(seen_last) TH_LOG("the dump never reached pid %d", last);
 	ltt_trace_free(&t);
 	ltt_session_close(&s);
