@@ -204,6 +204,23 @@ int cmd_send(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	/*
+	 * Every stream's first packet first: relayd takes beacons only for a
+	 * stream that has a packet, and a viewer that attaches early must
+	 * find every stream there.  The viewer orders the events anyway.
+	 */
+	for (i = 0; i < n; i++) {
+		h = send_peek(dir, &ss[i], &bad);
+		if (!h)
+			continue;
+		if (relayd_packet(r, ss[i].cpu, h, h->packet_size / 8)) {
+			bad = true;
+			break;
+		}
+		if (h->timestamp_end > end_ts)
+			end_ts = h->timestamp_end;
+		ss[i].pos += h->packet_size / 8;
+	}
 	for (;;) {
 		struct send_stream *next = NULL;
 		const struct ltt_packet_header *nh = NULL;

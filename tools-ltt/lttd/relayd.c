@@ -10,7 +10,7 @@
  * protocol is big-endian; the packets go as the kernel wrote them.
  *
  *   VERSION 2.10, CREATE_SESSION (name, host, live timer), ADD_STREAM
- *   "metadata", SEND_METADATA (the TSDL text), STREAMS_SENT;
+ *   "metadata", SEND_METADATA (the TSDL text);
  *   per packet: data frame, then SEND_INDEX with the same net_seq_num;
  *   a stream is added with its first packet, and STREAMS_SENT follows;
  *   an idle stream gets beacons (SEND_INDEX with packet_size 0), which
@@ -385,8 +385,10 @@ static int relayd_connect(struct relayd *r, char *why, size_t len)
 		goto fail_errno;
 	if (r->meta_len && relayd_send_metadata(r, r->meta, r->meta_len))
 		goto fail_errno;
-	if (relayd_cmd_ok(r, RELAYD_STREAMS_SENT, NULL, 0))
-		goto fail_errno;
+	/*
+	 * No STREAMS_SENT yet: viewers see the session once it has a data
+	 * stream (babeltrace2 2.0 fails on a trace of metadata alone).
+	 */
 	for (i = 0; i < r->n_streams; i++)
 		r->streams[i] = (struct relayd_stream){ 0 };
 	return 0;
