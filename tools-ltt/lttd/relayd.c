@@ -538,6 +538,7 @@ static char *meta_absolute(const char *text, size_t len, size_t *out_len)
 
 int relayd_metadata(struct relayd *r, const char *text, size_t len)
 {
+	static const char sig[] = "/* CTF 1.8 */\n";
 	size_t from, add_len;
 	unsigned int last;
 	char *grown;
@@ -551,20 +552,26 @@ int relayd_metadata(struct relayd *r, const char *text, size_t len)
 			relayd_broke(r, "sending the metadata");
 		return 0;
 	}
-	/* The writer puts new event types last, in id order: append them. */
+	/*
+	 * The writer puts new event types last, in id order: append them,
+	 * behind the signature babeltrace2's lttng-live wants at the start
+	 * of every piece of text metadata it is sent.
+	 */
 	last = meta_last_id(text, len, 0, r->meta_max_id, &from);
 	if (last <= r->meta_max_id)
 		return 0;
-	add_len = len - from;
+	add_len = sizeof(sig) - 1 + len - from;
 	grown = realloc(r->meta, r->meta_len + add_len);
 	if (!grown)
 		return -1;
-	memcpy(grown + r->meta_len, text + from, add_len);
+	memcpy(grown + r->meta_len, sig, sizeof(sig) - 1);
+	memcpy(grown + r->meta_len + sizeof(sig) - 1, text + from, len - from);
+	if (r->ctrl >= 0 &&
+	    relayd_send_metadata(r, grown + r->meta_len, add_len))
+		relayd_broke(r, "sending appended metadata");
 	r->meta = grown;
 	r->meta_len += add_len;
 	r->meta_max_id = last;
-	if (r->ctrl >= 0 && relayd_send_metadata(r, text + from, add_len))
-		relayd_broke(r, "sending appended metadata");
 	return 0;
 }
 
