@@ -193,6 +193,87 @@ check "cut: arrived + not sent = all" "$(events "$fx/guest-idle")" $((got + ${un
 check "cut: said so" 1 "$(grep -c 'sending a packet: .*reconnecting' "$tmp/cut.err")"
 check "cut: said it reconnected" 1 "$(grep -c 'connected again: 1 packets' "$tmp/cut.err")"
 
+# --- lttd --relayd on the fake kernel: live, custom events later -----
+# (the fake kernel is preloaded before ASan's runtime: tell ASan so)
+fk() {
+	LD_PRELOAD=$fake ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0 \
+		FAKE_LTT_PACKETS=${packets:-30} FAKE_LTT_CUSTOM_AFTER=12 "$@"
+}
+packets=30 fk "$lttd" -q -o "$tmp/local" --relayd 127.0.0.1:$port \
+	--session fake --hostname hostF -t 5 2>"$tmp/lttd.err" &
+daemon=$!
+for _ in $(seq 50); do
+	babeltrace2 -i lttng-live "net://127.0.0.1:$((port + 2))" 2>/dev/null |
+		grep -q hostF/fake && break
+	sleep 0.1
+done
+# each line with the wall-clock time it arrived, in ns
+TZ=UTC stdbuf -oL babeltrace2 --clock-gmt --no-delta -i lttng-live \
+	"net://127.0.0.1:$((port + 2))/host/hostF/fake" 2>"$tmp/flive.err" |
+	while IFS= read -r line; do echo "$(date +%s%N) $line"; done >"$tmp/flive.txt" &
+viewer=$!
+seen_while_running=0
+while kill -0 $daemon 2>/dev/null; do
+	[[ -s $tmp/flive.txt ]] && seen_while_running=1
+	sleep 0.1
+done
+wait $daemon
+check "lttd --relayd: status" 0 $?
+sleep 1.5
+kill $viewer 2>/dev/null
+pkill -P $$ -x babeltrace2 2>/dev/null
+wait $viewer 2>/dev/null
+out=$(ls -d "$tmp"/replay/hostF/fake-*)
+check "lttd --relayd: events seen live while lttd ran" 1 $seen_while_running
+check "lttd --relayd: custom events made later, seen live" 1 \
+	$(($(grep -c fake_custom "$tmp/flive.txt") > 5))
+check "lttd --relayd: relayd's trace = the local one (babeltrace2)" \
+	"$(babeltrace2 "$tmp/local" | md5sum)" "$(babeltrace2 "$out" 2>&1 | md5sum)"
+check "lttd --relayd: relayd's trace = the local one (ltt report)" \
+	"$("$ltt" report "$tmp/local" | md5sum)" "$("$ltt" report "$out" 2>&1 | md5sum)"
+check "lttd --relayd: the live view is the local trace's end" "" \
+	"$(cut -d' ' -f2- "$tmp/flive.txt" | sort | comm -23 - <(TZ=UTC babeltrace2 --clock-gmt --no-delta "$tmp/local" | sort) | head -3)"
+check "lttd --relayd: every event of the last 5 packets, live" "" \
+	"$(TZ=UTC babeltrace2 --clock-gmt --no-delta "$tmp/local" | tail -n 100 | sort |
+		comm -23 - <(cut -d' ' -f2- "$tmp/flive.txt" | sort) | head -3)"
+# how far behind: arrival - the event's own time (both UTC, ns of the day)
+lags=$(awk '{ split(substr($2, 2, 18), t, /[:.]/)
+	ev = ((t[1] * 60 + t[2]) * 60 + t[3]) * 1e9 + t[4]
+	printf "%d\n", (($1 % 86400000000000) - ev) / 1e6 }' "$tmp/flive.txt" | sort -n)
+lag="$(sed -n "$((($(wc -l <<<"$lags") + 1) / 2))p" <<<"$lags") $(tail -1 <<<"$lags")"
+echo "relayd.sh: lttd's live view ran behind by ${lag% *} ms (median), ${lag#* } ms (most)"
+check "lttd --relayd: the live view within 3 s" 1 $((${lag#* } < 3000))
+
+# relayd only, no local trace; and ltt record --relayd
+packets=10 fk "$lttd" -q --relayd 127.0.0.1:$port --session only --hostname hostF -t 2
+check "lttd --relayd, no -o: status" 0 $?
+packets=10 fk "$ltt" record -q --relayd 127.0.0.1:$port --session rec --hostname hostF -t 2
+check "ltt record --relayd: status" 0 $?
+sleep 0.5
+check "lttd --relayd, no -o: relayd has the events" 1 \
+	$(($(events "$(ls -d "$tmp"/replay/hostF/only-*)") >= 150))
+check "ltt record --relayd: relayd has the events" 1 \
+	$(($(events "$(ls -d "$tmp"/replay/hostF/rec-*)") >= 150))
+check "lttd: --session without --relayd" 2 \
+	"$(fk "$lttd" -o "$tmp/x" --session s 2>/dev/null; echo $?)"
+
+# the link cut after 5 packets: lttd goes on, reconnects, counts exactly
+packets=20 LTT_RELAYD_CUT_AFTER=5 LTT_RELAYD_RETRY_MS=250 fk "$lttd" -q \
+	-o "$tmp/cutlocal" --relayd 127.0.0.1:$port --session cut --hostname hostG \
+	-t 3 2>"$tmp/lttdcut.err"
+check "lttd cut: status 0 (the local trace is whole)" 0 $?
+sleep 0.5
+got=0
+for d in "$tmp"/replay/hostG/cut-*; do
+	got=$((got + $(events "$d")))
+done
+unsent=$(sed -n 's/.*, \([0-9]*\) packets (\([0-9]*\) events) not sent.*/\2/p' "$tmp/lttdcut.err")
+check "lttd cut: two directories" 2 "$(ls -d "$tmp"/replay/hostG/cut-* | wc -l)"
+check "lttd cut: some packets not sent" 1 $((${unsent:-0} > 0))
+check "lttd cut: arrived + not sent = the local trace" "$(events "$tmp/cutlocal")" \
+	$((got + ${unsent:-0}))
+check "lttd cut: said it reconnected" 1 "$(grep -c 'connected again' "$tmp/lttdcut.err")"
+
 # --- relayd killed in the middle --------------------------------------
 "$ltt" send "$fx/guest-flight" --session killed --hostname hostK --pace 300 \
 	--relayd 127.0.0.1:$port 2>"$tmp/kill.err" &
