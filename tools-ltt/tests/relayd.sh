@@ -177,6 +177,22 @@ check "two senders: interleaved" 1 "$(awk 'NR == FNR { y[$0] = 1; next }
 	{ h = ($0 in y) } FNR > 1 && h != p { n++ } { p = h }
 	END { print (n > 2) }' "$tmp/y.txt" "$tmp/merged.txt")"
 live_a=net://127.0.0.1:$((port + 2))/host/hostX/two
+# --- ltt watch -f follows relayd's directory as relayd writes it -------
+"$ltt" send -q "$fx/guest-idle" --session w --hostname hostW --pace 100 \
+	--relayd 127.0.0.1:$port &
+sender=$!
+for _ in $(seq 50); do
+	[[ -e $(ls -d "$tmp"/replay/hostW/w-*/metadata 2>/dev/null) ]] && break
+	sleep 0.05
+done
+timeout 30 "$ltt" watch -f "$here/../scripts/allcounts.lua" "$(ls -d "$tmp"/replay/hostW/w-*)" \
+	>"$tmp/w.txt" 2>&1
+check "watch -f on relayd's output: status" 0 $?
+check "watch -f on relayd's output: ended with the sender" 1 "$(kill -0 $sender 2>/dev/null || echo 1)"
+wait $sender
+check "watch -f on relayd's output: as on the fixture" \
+	"$("$ltt" watch "$here/../scripts/allcounts.lua" "$fx/guest-idle" | md5sum)" "$(md5sum <"$tmp/w.txt")"
+
 # --- the link cut after two packets: exact counts, a new directory ----
 LTT_RELAYD_CUT_AFTER=2 LTT_RELAYD_RETRY_MS=0 "$ltt" send "$fx/guest-idle" \
 	--session cut --hostname hostC --relayd 127.0.0.1:$port 2>"$tmp/cut.err"
@@ -209,8 +225,8 @@ for _ in $(seq 50); do
 done
 # each line with the wall-clock time it arrived, in ns
 TZ=UTC stdbuf -oL babeltrace2 --clock-gmt --no-delta -i lttng-live \
-	"net://127.0.0.1:$((port + 2))/host/hostF/fake" 2>"$tmp/flive.err" |
-	while IFS= read -r line; do echo "$(date +%s%N) $line"; done >"$tmp/flive.txt" &
+	"net://127.0.0.1:$((port + 2))/host/hostF/fake" 2>"$tmp/flive.err" \
+	> >(while IFS= read -r line; do echo "$(date +%s%N) $line"; done >"$tmp/flive.txt") &
 viewer=$!
 seen_while_running=0
 while kill -0 $daemon 2>/dev/null; do
@@ -221,8 +237,8 @@ wait $daemon
 check "lttd --relayd: status" 0 $?
 sleep 1.5
 kill $viewer 2>/dev/null
-pkill -P $$ -x babeltrace2 2>/dev/null
 wait $viewer 2>/dev/null
+sleep 0.2
 out=$(ls -d "$tmp"/replay/hostF/fake-*)
 check "lttd --relayd: events seen live while lttd ran" 1 $seen_while_running
 check "lttd --relayd: custom events made later, seen live" 1 \
@@ -243,6 +259,38 @@ lags=$(awk '{ split(substr($2, 2, 18), t, /[:.]/)
 lag="$(sed -n "$((($(wc -l <<<"$lags") + 1) / 2))p" <<<"$lags") $(tail -1 <<<"$lags")"
 echo "relayd.sh: lttd's live view ran behind by ${lag% *} ms (median), ${lag#* } ms (most)"
 check "lttd --relayd: the live view within 3 s" 1 $((${lag#* } < 3000))
+
+# two machines live in one view (babeltrace2's muxer): two lttd on the
+# fake kernel, whose packets carry their pid, both on CLOCK_MONOTONIC
+lurl() { echo "[\"net://127.0.0.1:$((port + 2))/host/$1/$2\"]"; }
+daemons=
+for h in hostP hostQ; do
+	packets=30 fk "$lttd" -q -o "$tmp/local-$h" --relayd 127.0.0.1:$port \
+		--session two --hostname $h -t 4 &
+	daemons+=" $!"
+done
+for _ in $(seq 50); do
+	[[ $(babeltrace2 -i lttng-live "net://127.0.0.1:$((port + 2))" 2>/dev/null |
+		grep -c '/two ') == 2 ]] && break
+	sleep 0.1
+done
+stdbuf -oL babeltrace2 run -c a:src.ctf.lttng-live -p "inputs=$(lurl hostP two)" \
+	-c b:src.ctf.lttng-live -p "inputs=$(lurl hostQ two)" -c mux:flt.utils.muxer \
+	-c out:sink.text.pretty -p no-delta=true -x a:mux -x b:mux -x mux:out \
+	>"$tmp/mlive.txt" 2>"$tmp/mlive.err" &
+viewer=$!
+# shellcheck disable=SC2086
+wait $daemons
+sleep 1.5
+kill $viewer 2>/dev/null
+wait $viewer 2>/dev/null
+check "two machines live: both in the view, interleaved" 1 \
+	"$(sed -n 's/.* pid = \([0-9]*\),.*/\1/p' "$tmp/mlive.txt" |
+		awk '$1 != p { n++ } { p = $1 } END { print (n > 4) }')"
+check "two machines live: in time order" 1 \
+	"$(cut -d' ' -f1 "$tmp/mlive.txt" | sort -c && echo 1)"
+check "two machines live: nothing that the local traces lack" "" \
+	"$(sort "$tmp/mlive.txt" | comm -23 - <(cat <(bt "$tmp/local-hostP") <(bt "$tmp/local-hostQ") | sort) | head -3)"
 
 # relayd only, no local trace; and ltt record --relayd
 packets=10 fk "$lttd" -q --relayd 127.0.0.1:$port --session only --hostname hostF -t 2
