@@ -261,24 +261,35 @@ echo "relayd.sh: lttd's live view ran behind by ${lag% *} ms (median), ${lag#* }
 check "lttd --relayd: the live view within 3 s" 1 $((${lag#* } < 3000))
 
 # two machines live in one view (babeltrace2's muxer): two lttd on the
-# fake kernel, whose packets carry their pid, both on CLOCK_MONOTONIC
+# fake kernel, whose packets carry their pid, both on CLOCK_MONOTONIC;
+# hostQ falls quiet after half a second, and only its beacons let the
+# view go on with hostP's events
 lurl() { echo "[\"net://127.0.0.1:$((port + 2))/host/$1/$2\"]"; }
 daemons=
 for h in hostP hostQ; do
-	packets=30 fk "$lttd" -q -o "$tmp/local-$h" --relayd 127.0.0.1:$port \
-		--session two --hostname $h -t 4 &
+	packets=$([[ $h == hostP ]] && echo 40 || echo 5) fk "$lttd" -q \
+		-o "$tmp/local-$h" --relayd 127.0.0.1:$port --session two \
+		--hostname $h -t 5 &
 	daemons+=" $!"
 done
+started=$(date +%s%N)
 for _ in $(seq 50); do
 	[[ $(babeltrace2 -i lttng-live "net://127.0.0.1:$((port + 2))" 2>/dev/null |
 		grep -c '/two ') == 2 ]] && break
 	sleep 0.1
 done
-stdbuf -oL babeltrace2 run -c a:src.ctf.lttng-live -p "inputs=$(lurl hostP two)" \
+TZ=UTC stdbuf -oL babeltrace2 run -c a:src.ctf.lttng-live -p "inputs=$(lurl hostP two)" \
 	-c b:src.ctf.lttng-live -p "inputs=$(lurl hostQ two)" -c mux:flt.utils.muxer \
-	-c out:sink.text.pretty -p no-delta=true -x a:mux -x b:mux -x mux:out \
-	>"$tmp/mlive.txt" 2>"$tmp/mlive.err" &
+	-c out:sink.text.pretty -p no-delta=true,clock-gmt=true \
+	-x a:mux -x b:mux -x mux:out >"$tmp/mlive.txt" 2>"$tmp/mlive.err" &
 viewer=$!
+# 3.5 s in, both still run: how old is the newest event in the view?
+sleep $(((3500000000 - ($(date +%s%N) - started)) / 1000000))e-3
+now=$(date +%s%N)
+newest=$(tail -1 "$tmp/mlive.txt" | cut -c2-19)
+IFS=':.' read -r hh mm ss ns <<<"$newest"
+age_ms=$((((now % 86400000000000) - (((10#$hh * 60 + 10#$mm) * 60 + 10#$ss) * 1000000000 + 10#$ns)) / 1000000))
+echo "relayd.sh: two machines, one quiet: the newest event in the live view was ${age_ms} ms old"
 # shellcheck disable=SC2086
 wait $daemons
 sleep 1.5
@@ -287,6 +298,8 @@ wait $viewer 2>/dev/null
 check "two machines live: both in the view, interleaved" 1 \
 	"$(sed -n 's/.* pid = \([0-9]*\),.*/\1/p' "$tmp/mlive.txt" |
 		awk '$1 != p { n++ } { p = $1 } END { print (n > 4) }')"
+check "two machines live: hostQ quiet, hostP's events in the view within 1.5 s (${age_ms} ms)" 1 \
+	$((age_ms < 1500))
 check "two machines live: in time order" 1 \
 	"$(cut -d' ' -f1 "$tmp/mlive.txt" | sort -c && echo 1)"
 check "two machines live: nothing that the local traces lack" "" \
