@@ -20,6 +20,7 @@
 #   make tools        build libltt, lttd and ltt (tools-ltt/), static ones too
 #   make tools-test   the tools' host tests (cmocka, ASan + UBSan)
 #   make relayd-test  streaming to lttng-relayd on 127.0.0.1, live viewers
+#   make relayd-guest lttd streams the guest's kernel to relayd in the guest
 #   make deb          the tools' Debian packages in build/deb/src/, lintian-clean
 #   make deb-test     those packages installed in a clean Debian root, used
 #   make deb-kernel   the traced kernel as Debian packages (bindeb-pkg)
@@ -33,7 +34,7 @@ export KSRC
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
 	cross checkpatch bisect deps clean help tools tools-test demo e2e \
 	watch-test bench deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
-	view-test boot-hotplug relayd-test
+	view-test boot-hotplug relayd-test relayd-guest
 
 all: kernel
 
@@ -95,6 +96,9 @@ tools-test: deps-tools
 relayd-test: deps-tools
 	$(MAKE) -C tools-ltt relayd-test
 
+relayd-guest: deps
+	scripts/relayd-guest.sh
+
 deb: deps-deb
 	scripts/deb.sh
 
@@ -121,7 +125,8 @@ view-test: e2e
 	scripts/deps.sh tools view
 	$(MAKE) -C tools-ltt view-test VIEW_TRACES=$(CURDIR)/build/demo-trace
 
-check: deps tools-test relayd-test deb-test check-patches checkpatch boot boot-hotplug e2e view-test \
+check: deps tools-test relayd-test deb-test check-patches checkpatch boot boot-hotplug e2e \
+	relayd-guest view-test \
 	watch-test cross bisect
 
 clean:

@@ -149,6 +149,8 @@ struct relayd {
 	unsigned int retry_ms;
 	uint64_t cut_after;		/* LTT_RELAYD_CUT_AFTER: fault injection */
 	bool cut_done;
+	bool asked;			/* the last command went out whole */
+	unsigned int failed_retries;	/* in a row: the wait doubles */
 };
 
 static void __attribute__((format(printf, 2, 3)))
@@ -263,13 +265,20 @@ static int relayd_cmd(struct relayd *r, uint32_t cmd, const void *a,
 		{ &h, sizeof(h) }, { (void *)a, alen }, { (void *)b, blen },
 	};
 
+	r->asked = false;
 	if (r->ctrl < 0) {
 		errno = ENOTCONN;
 		return -1;
 	}
 	if (send_all(r->ctrl, iov, 3))
 		return -1;
-	return rlen ? recv_all(r->ctrl, reply, rlen) : 0;
+	r->asked = true;
+	if (rlen && recv_all(r->ctrl, reply, rlen)) {
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			errno = ETIMEDOUT;	/* SO_RCVTIMEO: relayd is stalled */
+		return -1;
+	}
+	return 0;
 }
 
 /* A command whose reply is a bare return code. */
@@ -331,6 +340,7 @@ static void relayd_broke(struct relayd *r, const char *what)
 	relayd_say(r, "%s: %s; counting what is not sent, reconnecting every %u ms",
 		   what, strerror(errno), r->retry_ms);
 	relayd_hang_up(r);
+	r->failed_retries = 0;
 	r->retry_at = mono_ns() + r->retry_ms * 1000000ULL;
 }
 
@@ -624,10 +634,19 @@ static void relayd_retry(struct relayd *r)
 
 	if (r->ctrl >= 0 || mono_ns() < r->retry_at)
 		return;
+	/*
+	 * A stalled relayd accepts connections and never answers: each try
+	 * holds the caller up to RELAYD_TIMEOUT_S, so the tries thin out,
+	 * the wait doubling up to 16 times LTT_RELAYD_RETRY_MS.
+	 */
 	if (relayd_connect(r, why, sizeof(why))) {
-		r->retry_at = mono_ns() + r->retry_ms * 1000000ULL;
+		if (r->failed_retries < 4)
+			r->failed_retries++;
+		r->retry_at = mono_ns() +
+			      (r->retry_ms * 1000000ULL << r->failed_retries);
 		return;
 	}
+	r->failed_retries = 0;
 	relayd_say(r, "connected again: %llu packets (%llu events) were not sent; now into %s",
 		   (unsigned long long)r->down_packets,
 		   (unsigned long long)r->down_events, r->base);
@@ -692,10 +711,23 @@ int relayd_packet(struct relayd *r, unsigned int cpu, const void *pkt,
 	};
 	iov[0] = (struct iovec){ &dh, sizeof(dh) };
 	iov[1] = (struct iovec){ (void *)pkt, size };
-	if (send_all(r->data, iov, 2) ||
-	    relayd_index(r, s, h, s->next_seq, 0)) {
+	if (send_all(r->data, iov, 2)) {
 		relayd_broke(r, "sending a packet");
 		relayd_unsent(r, h);
+		return 0;
+	}
+	if (relayd_index(r, s, h, s->next_seq, 0)) {
+		/* sent whole, no answer: relayd may yet write it */
+		bool doubt = r->asked;
+
+		relayd_broke(r, doubt ? "no reply to a packet's index" :
+					"sending a packet's index");
+		if (doubt) {
+			r->st.doubt_packets++;
+			r->st.doubt_events += h->events;
+		} else {
+			relayd_unsent(r, h);
+		}
 		return 0;
 	}
 	s->next_seq++;
@@ -759,7 +791,7 @@ int relayd_close(struct relayd *r, uint64_t ts, struct relayd_stats *st)
 			relayd_broke(r, "closing the metadata stream");
 	}
 	relayd_hang_up(r);
-	if (!r->o.quiet || r->st.unsent_packets)
+	if (!r->o.quiet || r->st.unsent_packets || r->st.doubt_packets)
 		relayd_say(r, "%llu packets (%llu events, %llu bytes) sent, %llu packets (%llu events) not sent%s",
 			   (unsigned long long)r->st.packets,
 			   (unsigned long long)r->st.events,
@@ -767,7 +799,11 @@ int relayd_close(struct relayd *r, uint64_t ts, struct relayd_stats *st)
 			   (unsigned long long)r->st.unsent_packets,
 			   (unsigned long long)r->st.unsent_events,
 			   r->st.connections > 1 ? ", over more than one connection" : "");
-	ret = r->st.unsent_packets ? 1 : 0;
+	if (r->st.doubt_packets)
+		relayd_say(r, "%llu packets (%llu events) sent but never acknowledged: relayd may have them",
+			   (unsigned long long)r->st.doubt_packets,
+			   (unsigned long long)r->st.doubt_events);
+	ret = r->st.unsent_packets || r->st.doubt_packets ? 1 : 0;
 	if (st)
 		*st = r->st;
 	free(r->streams);

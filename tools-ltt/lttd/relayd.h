@@ -33,6 +33,8 @@ struct relayd_opts {
 struct relayd_stats {
 	uint64_t packets, events, bytes;	/* acknowledged by relayd */
 	uint64_t unsent_packets, unsent_events;	/* counted, dropped */
+	/* sent whole, but the link broke before relayd said it had them */
+	uint64_t doubt_packets, doubt_events;
 	unsigned int connections;		/* 1 + reconnections */
 };
 
