@@ -36,12 +36,18 @@ until babeltrace2 -i lttng-live net://127.0.0.1:5344 2>/dev/null | grep -q guest
 	[ $i -gt 50 ] && break
 	sleep 0.1
 done
-babeltrace2 --no-delta --clock-gmt -i lttng-live net://127.0.0.1:5344/host/guest/demo \
+# --clock-cycles: the trace clock's raw value, CLOCK_MONOTONIC ns, which
+# /proc/uptime tells too (boot time: a guest does not suspend)
+babeltrace2 --no-delta --clock-cycles -i lttng-live net://127.0.0.1:5344/host/guest/demo \
 	>$out/live.txt 2>$out/live.err &
 viewer=$!
 seen=0
+# every 0.2 s: the time now and that of the newest event in the view
 while kill -0 $lttd 2>/dev/null; do
-	[ -s $out/live.txt ] && seen=$(wc -l <$out/live.txt)
+	if [ -s $out/live.txt ]; then
+		seen=$(wc -l <$out/live.txt)
+		echo "$(cut -d' ' -f1 /proc/uptime) $(tail -1 $out/live.txt | cut -d']' -f1 | tr -d '[')" >>$out/lag
+	fi
 	sleep 0.2
 done
 wait $lttd
