@@ -47,8 +47,8 @@ command -v lttng-relayd >/dev/null ||
 
 # Start relayd into $tmp/$1 on three free loopback ports from a random base.
 start_relayd() {
-	local out=$tmp/$1 try
-	for try in 1 2 3 4 5; do
+	local out=$tmp/$1
+	for _ in 1 2 3 4 5; do
 		port=$((20000 + RANDOM % 20000))
 		lttng-relayd -C tcp://127.0.0.1:$port -D tcp://127.0.0.1:$((port + 1)) \
 			-L tcp://127.0.0.1:$((port + 2)) -o "$out" >"$tmp/$1.log" 2>&1 &
@@ -103,7 +103,6 @@ check "watch on relayd's output" "$("$ltt" watch "$here/../scripts/allcounts.lua
 	"$("$ltt" watch "$here/../scripts/allcounts.lua" "$tmp"/replay/hostA/guest-mix-2* 2>&1 | md5sum)"
 check "send: no relayd there" "1 1" \
 	"$("$ltt" send "$fx/basic" --relayd 127.0.0.1:1 2>"$tmp/err"; echo $?) $(grep -c 'cannot connect' "$tmp/err")"
-want=$(events "$fx/guest-idle")
 check "send: no --relayd" 2 "$("$ltt" send "$fx/basic" 2>/dev/null; echo $?)"
 
 # --- a live viewer sees the replay while it runs ----------------------
@@ -176,7 +175,6 @@ check "two senders: in time order" 1 \
 check "two senders: interleaved" 1 "$(awk 'NR == FNR { y[$0] = 1; next }
 	{ h = ($0 in y) } FNR > 1 && h != p { n++ } { p = h }
 	END { print (n > 2) }' "$tmp/y.txt" "$tmp/merged.txt")"
-live_a=net://127.0.0.1:$((port + 2))/host/hostX/two
 # --- ltt watch -f follows relayd's directory as relayd writes it -------
 "$ltt" send -q "$fx/guest-idle" --session w --hostname hostW --pace 100 \
 	--relayd 127.0.0.1:$port &
