@@ -19,6 +19,8 @@
 #   make bisect       build every prefix of the series
 #   make tools        build libltt, lttd and ltt (tools-ltt/), static ones too
 #   make tools-test   the tools' host tests (cmocka, ASan + UBSan)
+#   make relayd-test  streaming to lttng-relayd on 127.0.0.1, live viewers
+#   make relayd-guest lttd streams the guest's kernel to relayd in the guest
 #   make deb          the tools' Debian packages in build/deb/src/, lintian-clean
 #   make deb-test     those packages installed in a clean Debian root, used
 #   make deb-kernel   the traced kernel as Debian packages (bindeb-pkg)
@@ -32,7 +34,7 @@ export KSRC
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
 	cross checkpatch bisect deps clean help tools tools-test demo e2e \
 	watch-test bench deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
-	view-test boot-hotplug
+	view-test boot-hotplug relayd-test relayd-guest
 
 all: kernel
 
@@ -91,6 +93,12 @@ tools: deps-tools
 tools-test: deps-tools
 	$(MAKE) -C tools-ltt test
 
+relayd-test: deps-tools
+	$(MAKE) -C tools-ltt relayd-test
+
+relayd-guest: deps
+	scripts/relayd-guest.sh
+
 deb: deps-deb
 	scripts/deb.sh
 
@@ -117,7 +125,8 @@ view-test: e2e
 	scripts/deps.sh tools view
 	$(MAKE) -C tools-ltt view-test VIEW_TRACES=$(CURDIR)/build/demo-trace
 
-check: deps tools-test deb-test check-patches checkpatch boot boot-hotplug e2e view-test \
+check: deps tools-test relayd-test deb-test check-patches checkpatch boot boot-hotplug e2e \
+	relayd-guest view-test \
 	watch-test cross bisect
 
 clean:

@@ -14,8 +14,9 @@
 source "$(dirname "$0")/lib.sh"
 
 declare -A GROUP=(
-	# tools-ltt and their tests
-	[tools]="gcc make libc6-dev pkgconf libcmocka-dev liblua5.4-dev babeltrace2"
+	# tools-ltt and their tests (lttng-tools: lttng-relayd, make relayd-test)
+	[tools]="gcc make libc6-dev pkgconf libcmocka-dev liblua5.4-dev babeltrace2
+		lttng-tools"
 	# dpkg-buildpackage of debian/, lintian, the clean root of the test
 	[deb]="dpkg-dev debhelper lintian debootstrap rsync"
 	# kernel build and the series (bindeb-pkg: dpkg-dev)

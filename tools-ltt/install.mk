@@ -18,7 +18,7 @@
 VERSION	:= $(shell cat VERSION)
 # libltt.so.MAJOR.MINOR.0: lib/libltt.map says when each goes up.
 LIB_MAJOR := 1
-LIB_MINOR := 0
+LIB_MINOR := 1
 SONAME	:= libltt.so.$(LIB_MAJOR)
 LIB_SO	:= $(SONAME).$(LIB_MINOR).0
 
@@ -171,7 +171,7 @@ uapi:
 # page, built against the shared library, counts a fixture's events.
 check-lib: $(BUILD)/libltt.so $(BUILD)/dyn/ltt $(BUILD)/dyn/lttd $(BUILD)/ltt
 	@nm -D --defined-only $(BUILD)/$(LIB_SO) | \
-		awk '$$3 != "LTT_1.0" { sub(/@.*/, "", $$3); print $$3 }' | \
+		awk '$$3 !~ /^LTT_[0-9.]+$$/ { sub(/@.*/, "", $$3); print $$3 }' | \
 		sort >$(BUILD)/abi.exported
 	@sed -n 's/^\t\(ltt_[a-z0-9_]*\);$$/\1/p' lib/libltt.map | sort >$(BUILD)/abi.map
 	@grep -E '^[a-z].*\<ltt_[a-z0-9_]+\(' include/ltt/ltt.h | grep -v '^static' | \

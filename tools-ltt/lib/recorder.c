@@ -52,6 +52,7 @@ struct ltt_recorder {
 	uint32_t generation;		/* of the registry in the metadata */
 	int64_t clock_offset;		/* real - mono, read once */
 	bool has_offset;
+	struct ltt_recorder_sink sink;	/* .packet NULL: none */
 };
 
 /*
@@ -167,9 +168,35 @@ static int rec_generation(uint32_t *gen)
  * whole, when the kernel's registry changes: the new file replaces the
  * old with rename(), so a reader sees one or the other.
  */
+static int rec_write_metadata_file(struct ltt_recorder *rec,
+				   const char *text, size_t len)
+{
+	int fd, ret;
+
+	fd = openat(rec->dir_fd, "metadata.new",
+		    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return ltt_fail_errno("%s/metadata.new", rec->dir);
+	rec->wrote_metadata = true;
+	ret = ltt_write_all(fd, text, len);
+	if (ret)
+		ltt_fail_errno("%s/metadata.new", rec->dir);
+	if (!ret && fsync(fd))
+		ret = ltt_fail_errno("%s/metadata.new: fsync", rec->dir);
+	close(fd);
+	if (!ret && renameat(rec->dir_fd, "metadata.new", rec->dir_fd,
+			     "metadata"))
+		ret = ltt_fail_errno("%s/metadata", rec->dir);
+	if (!ret && fsync(rec->dir_fd))
+		ret = ltt_fail_errno("%s: fsync", rec->dir);
+	return ret;
+}
+
 static int rec_write_metadata(struct ltt_recorder *rec)
 {
 	struct ltt_registry reg;
+	char *text = NULL;
+	off_t len = 0;
 	int fd, ret;
 
 	if (!rec->has_offset) {
@@ -180,23 +207,27 @@ static int rec_write_metadata(struct ltt_recorder *rec)
 	if (rec_generation(&rec->generation) ||
 	    ltt_registry_from_kernel(&reg))
 		return -1;
-	fd = openat(rec->dir_fd, "metadata.new",
-		    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* the text once, for the file and for the sink */
+	fd = memfd_create("ltt-metadata", MFD_CLOEXEC);
 	if (fd < 0) {
 		ltt_registry_free(&reg);
-		return ltt_fail_errno("%s/metadata.new", rec->dir);
+		return ltt_fail_errno("memfd_create");
 	}
-	rec->wrote_metadata = true;
 	ret = ltt_metadata_write(fd, &reg, rec->clock_offset);
-	if (!ret && fsync(fd))
-		ret = ltt_fail_errno("%s/metadata.new: fsync", rec->dir);
-	close(fd);
 	ltt_registry_free(&reg);
-	if (!ret && renameat(rec->dir_fd, "metadata.new", rec->dir_fd,
-			     "metadata"))
-		ret = ltt_fail_errno("%s/metadata", rec->dir);
-	if (!ret && fsync(rec->dir_fd))
-		ret = ltt_fail_errno("%s: fsync", rec->dir);
+	if (!ret) {
+		len = lseek(fd, 0, SEEK_CUR);
+		text = len > 0 ? malloc(len) : NULL;
+		if (!text || pread(fd, text, len, 0) != len)
+			ret = ltt_fail("metadata: out of memory");
+	}
+	close(fd);
+	if (!ret && rec->dir)
+		ret = rec_write_metadata_file(rec, text, len);
+	if (!ret && rec->sink.metadata &&
+	    rec->sink.metadata(rec->sink.ctx, text, len))
+		ret = -1;
+	free(text);
 	return ret;
 }
 
@@ -210,7 +241,7 @@ static int rec_refresh_metadata(struct ltt_recorder *rec)
 {
 	uint32_t gen = 0;
 
-	if (!rec->dir)
+	if (!rec->dir && !rec->sink.metadata)
 		return 0;
 	if (rec_generation(&gen))
 		return -1;
@@ -345,6 +376,10 @@ static int rec_write_packet(struct ltt_recorder *rec, struct rec_cpu *c)
 		ret = -1;
 	} else if (rec_out(rec, c, &sb)) {
 		ret = -1;
+	} else if (rec->sink.packet &&
+		   rec->sink.packet(rec->sink.ctx, c->cpu, c->map + sb.offset,
+				    sb.size)) {
+		ret = -1;
 	} else {
 		h = (const void *)(c->map + sb.offset);
 		rec->stats.packets++;
@@ -440,6 +475,16 @@ int ltt_recorder_stop(struct ltt_recorder *rec)
 		rec->recording = false;
 	}
 	return rec_drain_all(rec);
+}
+
+int ltt_recorder_set_sink(struct ltt_recorder *rec,
+			  const struct ltt_recorder_sink *sink)
+{
+	if (rec->started)
+		return ltt_fail("ltt_recorder_set_sink: the recorder has started");
+	rec->sink = *sink;
+	/* the metadata so far, for the sink */
+	return sink->metadata ? rec_write_metadata(rec) : 0;
 }
 
 void ltt_recorder_stats(const struct ltt_recorder *rec,

@@ -29,6 +29,8 @@ static const struct ltt_subcmd commands[] = {
 	  cmd_list },
 	{ "analyze", "latencies (syscalls, scheduling, irqs), I/O and CPU usage",
 	  cmd_analyze },
+	{ "send", "ship a recorded trace to lttng-relayd (live viewers watch it)",
+	  cmd_send },
 };
 
 static void usage(FILE *out)

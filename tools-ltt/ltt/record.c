@@ -19,6 +19,7 @@ static const struct ltt_opt record_opts[] = {
 	{ 'n', "subbufs", "COUNT", "sub-buffers per CPU" },
 	{ 't', "time", "SECONDS", "stop after SECONDS even if CMD still runs" },
 	{ 'q', "quiet", NULL, "no progress line and no totals" },
+	LTTD_RELAYD_OPTS,
 };
 
 int cmd_record(int argc, char **argv)
@@ -26,7 +27,8 @@ int cmd_record(int argc, char **argv)
 	struct opt_parser p = OPT_PARSER("ltt record", "[OPTIONS] [-- CMD [ARGS]]",
 		"Record the whole system while CMD runs (or until Ctrl-C without CMD)\n"
 		"into a CTF trace directory that `ltt report`, `ltt stats` and\n"
-		"babeltrace2 read.",
+		"babeltrace2 read; with --relayd, stream it to lttng-relayd instead\n"
+		"(and into DIR too with -o DIR).",
 		record_opts);
 	struct lttd_config cfg = { .prog = "ltt record" };
 	char dir[64];
@@ -34,7 +36,9 @@ int cmd_record(int argc, char **argv)
 
 	while ((c = opt_next(&p, argc, argv)) != -1)
 		lttd_option(&cfg, &p, c);
-	if (!cfg.rec.dir) {
+	if ((cfg.session || cfg.hostname) && !cfg.relayd)
+		opt_usage_error(&p, "--session and --hostname name what --relayd sends: give --relayd HOST");
+	if (!cfg.rec.dir && !cfg.relayd) {
 		time_t now = time(NULL);
 		struct tm tm;
 

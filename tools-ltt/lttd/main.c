@@ -25,14 +25,15 @@ static const struct ltt_opt lttd_opts[] = {
 	{ 't', "time", "SECONDS", "stop after SECONDS" },
 	{ LTTD_OPT_FLUSH, "flush-ms", "MS", "hand partly filled packets over every MS ms" },
 	{ 'q', "quiet", NULL, "no progress line and no totals" },
+	LTTD_RELAYD_OPTS,
 };
 
 int main(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER("lttd", "[OPTIONS] -o DIR|--discard [-- CMD [ARGS]]",
-		"Record the whole system into the CTF trace directory DIR until\n"
-		"SIGINT or SIGTERM, the time limit, or the end of CMD.  lttd(8) has\n"
-		"the details.",
+	struct opt_parser p = OPT_PARSER("lttd", "[OPTIONS] -o DIR|--discard|--relayd HOST [-- CMD [ARGS]]",
+		"Record the whole system into the CTF trace directory DIR, or stream\n"
+		"it to lttng-relayd on HOST, or both, until SIGINT or SIGTERM, the\n"
+		"time limit, or the end of CMD.  lttd(8) has the details.",
 		lttd_opts);
 	struct lttd_config cfg = { .prog = "lttd" };
 	bool discard = false;
@@ -48,10 +49,14 @@ int main(int argc, char **argv)
 		opt_usage_error(&p, "--discard writes nothing: no -o DIR with it");
 	if (discard && cfg.rec.session.overwrite)
 		opt_usage_error(&p, "--discard and --overwrite: a flight recorder that keeps nothing");
-	if (!cfg.rec.dir && !discard)
-		opt_usage_error(&p, "no output directory: give -o DIR (or --discard)");
+	if (discard && cfg.relayd)
+		opt_usage_error(&p, "--discard sends nothing: no --relayd with it");
+	if (!cfg.rec.dir && !discard && !cfg.relayd)
+		opt_usage_error(&p, "no output directory: give -o DIR, --relayd HOST (or --discard)");
+	if ((cfg.session || cfg.hostname) && !cfg.relayd)
+		opt_usage_error(&p, "--session and --hostname name what --relayd sends: give --relayd HOST");
 	if (p.ind < argc)
 		cfg.cmd = argv + p.ind;
-	/* Without a directory, the recorder drops every packet. */
+	/* Without a directory, the recorder writes no packet (--relayd sends them). */
 	return lttd_run(&cfg);
 }

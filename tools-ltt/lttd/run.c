@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../ltt/ltt.h"
+#include "relayd.h"
 #include "run.h"
 
 static volatile sig_atomic_t got_stop, got_snapshot, got_child;
@@ -168,6 +169,29 @@ static void print_totals(const struct lttd_config *cfg,
 			(unsigned long long)cpus[i].lost);
 }
 
+static int sink_metadata(void *ctx, const char *text, size_t len)
+{
+	return relayd_metadata(ctx, text, len);
+}
+
+static int sink_packet(void *ctx, unsigned int cpu, const void *pkt,
+		       size_t size)
+{
+	return relayd_packet(ctx, cpu, pkt, size);
+}
+
+/*
+ * The time before which no record can still be in a buffer: the kernel
+ * hands partial sub-buffers over every flush period, so twice that ago.
+ */
+static uint64_t beacon_time(const struct lttd_config *cfg)
+{
+	uint32_t flush = cfg->rec.session.flush_ms ? cfg->rec.session.flush_ms :
+						     LTT_FLUSH_MS_DEFAULT;
+
+	return now_ns() - 2ULL * flush * 1000000;
+}
+
 /* Has the command ended?  Sets *status to its exit status. */
 static bool command_ended(pid_t child, int *status)
 {
@@ -181,9 +205,11 @@ static bool command_ended(pid_t child, int *status)
 
 /* The loop proper; returns 0 or -1. */
 static int run_loop(struct lttd_config *cfg, struct ltt_recorder *rec,
-		    const sigset_t *unblocked, pid_t child, int *cmd_status)
+		    struct relayd *relay, const sigset_t *unblocked, pid_t child,
+		    int *cmd_status)
 {
 	uint64_t start = now_ns(), next_progress = start + 1000000000ULL;
+	uint64_t next_beacon = start;
 	uint64_t last_events = 0;
 	bool progress = !cfg->quiet && isatty(STDERR_FILENO), shown = false;
 
@@ -211,6 +237,11 @@ static int run_loop(struct lttd_config *cfg, struct ltt_recorder *rec,
 		}
 		if (ltt_recorder_pump(rec, 200, unblocked))
 			return -1;
+		/* beacons for idle CPUs, reconnection: 5 times a second */
+		if (relay && now_ns() >= next_beacon) {
+			relayd_idle(relay, beacon_time(cfg));
+			next_beacon = now_ns() + 200000000ULL;
+		}
 	}
 	if (shown)
 		fputc('\n', stderr);
@@ -246,6 +277,7 @@ static int check_geometry(const struct lttd_config *cfg)
 int lttd_run(struct lttd_config *cfg)
 {
 	struct ltt_recorder *rec;
+	struct relayd *relay = NULL;
 	sigset_t old, unblocked;
 	int go_fd = -1, cmd_status = 0, ret = 0;
 	pid_t child = -1;
@@ -259,9 +291,32 @@ int lttd_run(struct lttd_config *cfg)
 		say(cfg, "%s", ltt_error());
 		return 1;
 	}
+	if (cfg->relayd) {
+		struct relayd_opts ro = {
+			.prog = cfg->prog, .url = cfg->relayd,
+			.session = cfg->session, .hostname = cfg->hostname,
+			.quiet = cfg->quiet,
+		};
+		struct ltt_recorder_sink sink = {
+			.metadata = sink_metadata, .packet = sink_packet,
+		};
+
+		relay = relayd_open(&ro);
+		sink.ctx = relay;
+		if (!relay || ltt_recorder_set_sink(rec, &sink)) {
+			if (relay) {
+				say(cfg, "%s", ltt_error());
+				relayd_close(relay, 0, NULL);
+			}
+			ltt_recorder_destroy(rec);
+			return 1;
+		}
+	}
 	if (cfg->cmd) {
 		child = start_command(cfg, &old, &go_fd);
 		if (child < 0) {
+			if (relay)
+				relayd_close(relay, 0, NULL);
 			ltt_recorder_destroy(rec);
 			return 1;
 		}
@@ -273,13 +328,15 @@ int lttd_run(struct lttd_config *cfg)
 			close(go_fd);	/* the command exits unrun */
 		if (child > 0)
 			waitpid(child, NULL, 0);
+		if (relay)
+			relayd_close(relay, 0, NULL);
 		ltt_recorder_destroy(rec);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
 	if (go_fd >= 0 && write(go_fd, "g", 1) != 1)
 		say(cfg, "cannot start the command: %s", strerror(errno));
-	if (run_loop(cfg, rec, &unblocked, child, &cmd_status)) {
+	if (run_loop(cfg, rec, relay, &unblocked, child, &cmd_status)) {
 		say(cfg, "%s", ltt_error());
 		ret = 1;
 	}
@@ -291,6 +348,9 @@ int lttd_run(struct lttd_config *cfg)
 	}
 	if (!cfg->quiet)
 		print_totals(cfg, rec);
+	/* what did not reach relayd is said, even with -q; not a failure */
+	if (relay)
+		relayd_close(relay, now_ns(), NULL);
 	ltt_recorder_destroy(rec);
 	if (child > 0 && !cmd_status) {
 		int ws;
@@ -335,6 +395,15 @@ bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c)
 		break;
 	case LTTD_OPT_FLUSH:
 		cfg->rec.session.flush_ms = opt_u64(p, "--flush-ms", p->arg);
+		break;
+	case LTTD_OPT_RELAYD:
+		cfg->relayd = p->arg;
+		break;
+	case LTTD_OPT_SESSION:
+		cfg->session = p->arg;
+		break;
+	case LTTD_OPT_HOSTNAME:
+		cfg->hostname = p->arg;
 		break;
 	default:
 		return false;

@@ -16,6 +16,8 @@ struct lttd_config {
 	unsigned int seconds;		/* 0: no time limit */
 	char **cmd;			/* run this, traced; NULL: none */
 	bool quiet;			/* no progress line, no totals */
+	/* --relayd HOST[:PORT]: stream to lttng-relayd too (lttd/relayd.h) */
+	const char *relayd, *session, *hostname;
 };
 
 struct opt_parser;
@@ -24,11 +26,24 @@ struct opt_parser;
 enum {
 	LTTD_OPT_OVERWRITE = 256,	/* lttd --overwrite, ltt record --flight-recorder */
 	LTTD_OPT_FLUSH,			/* --flush-ms */
+	LTTD_OPT_RELAYD,		/* --relayd HOST[:PORT] */
+	LTTD_OPT_SESSION,		/* --session NAME */
+	LTTD_OPT_HOSTNAME,		/* --hostname NAME */
 };
+
+/* The options' table entries of --relayd, --session, --hostname. */
+#define LTTD_RELAYD_OPTS						\
+	{ LTTD_OPT_RELAYD, "relayd", "HOST[:PORT]",			\
+	  "stream to lttng-relayd (control port 5342, data PORT+1) too" }, \
+	{ LTTD_OPT_SESSION, "session", "NAME",				\
+	  "with --relayd: the session name viewers list (default ltt)" }, \
+	{ LTTD_OPT_HOSTNAME, "hostname", "NAME",			\
+	  "with --relayd: the host name viewers list (default: this one's)" }
 
 /*
  * Apply option @c (its argument in @p) that lttd and `ltt record` share
- * to @cfg: -o -e -p -s -n -t -q, LTTD_OPT_OVERWRITE, LTTD_OPT_FLUSH.
+ * to @cfg: -o -e -p -s -n -t -q, LTTD_OPT_OVERWRITE, LTTD_OPT_FLUSH,
+ * LTTD_OPT_RELAYD, LTTD_OPT_SESSION, LTTD_OPT_HOSTNAME.
  * Returns false for an option it does not know.
  */
 bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c);

@@ -196,6 +196,22 @@ int ltt_recorder_status(struct ltt_recorder *rec, struct ltt_status *st,
 bool ltt_recorder_overwrite(const struct ltt_recorder *rec);
 void ltt_recorder_destroy(struct ltt_recorder *rec);
 
+/*
+ * Somewhere else for the trace to go as well (lttd --relayd): every
+ * version of the metadata text (now, and again, whole, when custom
+ * events are made) and every packet, straight from the buffer's
+ * mapping, before it is given back.  Either may be NULL; a callback
+ * that returns non-zero fails the recorder's call.  Before start only.
+ */
+struct ltt_recorder_sink {
+	int (*metadata)(void *ctx, const char *text, size_t len);
+	int (*packet)(void *ctx, unsigned int cpu, const void *packet,
+		      size_t size);
+	void *ctx;
+};
+int ltt_recorder_set_sink(struct ltt_recorder *rec,
+			  const struct ltt_recorder_sink *sink);	/* LTT_1.1 */
+
 /* ------------------------------------------------------------------ */
 /* The trace on disk                                                   */
 
