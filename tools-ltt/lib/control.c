@@ -36,6 +36,7 @@ static const char *const cmd_names[] = {
 	[LTT_CMD_SNAPSHOT]	= "LTT_CMD_SNAPSHOT",
 	[LTT_CMD_EVENT_CREATE]	= "LTT_CMD_EVENT_CREATE",
 	[LTT_CMD_EVENT_LOG]	= "LTT_CMD_EVENT_LOG",
+	[LTT_CMD_BOOT]		= "LTT_CMD_BOOT",
 };
 
 /*
@@ -71,6 +72,12 @@ static long control_call(unsigned int cmd, void *arg, size_t size)
 	else if (err == EPERM)
 		ltt_fail("%s: permission denied: tracing needs CAP_PERFMON or root",
 			 cmd_names[cmd]);
+	else if (cmd == LTT_CMD_BOOT && err == ENOENT)
+		ltt_fail("%s: no boot session: the kernel was not booted with ltt.boot=, or the session was taken already",
+			 cmd_names[cmd]);
+	else if (cmd == LTT_CMD_BOOT && err == EINVAL)
+		ltt_fail("%s: this kernel's LTT has no boot tracing",
+			 cmd_names[cmd]);
 	else
 		ltt_fail_errno("%s", cmd_names[cmd]);
 	errno = err;
@@ -88,6 +95,13 @@ int ltt_session_create(const struct ltt_session_opts *opts)
 	};
 
 	return control_call(LTT_CMD_CREATE, &c, sizeof(c));
+}
+
+int ltt_session_boot(void)
+{
+	struct ltt_boot b = { 0 };
+
+	return control_call(LTT_CMD_BOOT, &b, sizeof(b));
 }
 
 int ltt_session_set_events(int session_fd, const uint64_t *mask,

@@ -43,6 +43,7 @@ struct ltt_recorder {
 	bool overwrite;
 	bool recording;
 	bool started;			/* START succeeded once */
+	bool boot;			/* the boot session, recording already */
 	bool made_dir;			/* the directory is ours */
 	bool wrote_metadata;
 	unsigned int n_cpus;
@@ -273,9 +274,12 @@ static int rec_configure(struct ltt_recorder *rec,
 	return 0;
 }
 
-struct ltt_recorder *ltt_recorder_create(const struct ltt_record_opts *opts)
+/* A recorder of a new session, or (@boot) of the boot session. */
+static struct ltt_recorder *rec_create(const struct ltt_record_opts *opts,
+				       bool boot)
 {
 	struct ltt_recorder *rec = calloc(1, sizeof(*rec));
+	struct ltt_status st;
 	unsigned int i;
 
 	if (!rec) {
@@ -284,15 +288,22 @@ struct ltt_recorder *ltt_recorder_create(const struct ltt_record_opts *opts)
 	}
 	rec->session_fd = rec->epoll_fd = rec->dir_fd = -1;
 	rec->overwrite = opts->session.overwrite;
+	rec->boot = boot;
 	rec->dir = opts->dir ? strdup(opts->dir) : NULL;
 	if (opts->dir && !rec->dir) {
 		ltt_fail("out of memory");
 		goto fail;
 	}
-	rec->session_fd = ltt_session_create(&opts->session);
+	rec->session_fd = boot ? ltt_session_boot() :
+				 ltt_session_create(&opts->session);
 	if (rec->session_fd < 0 || rec_configure(rec, opts) ||
 	    rec_learn_cpus(rec))
 		goto fail;
+	if (boot) {
+		if (ltt_session_status(rec->session_fd, &st, NULL, 0))
+			goto fail;
+		rec->overwrite = st.mode == LTT_MODE_OVERWRITE;
+	}
 	rec->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (rec->epoll_fd < 0) {
 		ltt_fail_errno("epoll_create1");
@@ -319,9 +330,20 @@ fail:
 	return NULL;
 }
 
+struct ltt_recorder *ltt_recorder_create(const struct ltt_record_opts *opts)
+{
+	return rec_create(opts, false);
+}
+
+struct ltt_recorder *ltt_recorder_create_boot(const struct ltt_record_opts *opts)
+{
+	return rec_create(opts, true);
+}
+
 int ltt_recorder_start(struct ltt_recorder *rec)
 {
-	if (ltt_session_start(rec->session_fd))
+	/* The boot session records from boot: its first START is not ours. */
+	if (!(rec->boot && !rec->started) && ltt_session_start(rec->session_fd))
 		return -1;
 	rec->recording = rec->started = true;
 	return 0;

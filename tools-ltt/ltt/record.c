@@ -19,6 +19,7 @@ static const struct ltt_opt record_opts[] = {
 	{ 'n', "subbufs", "COUNT", "sub-buffers per CPU" },
 	{ 't', "time", "SECONDS", "stop after SECONDS even if CMD still runs" },
 	{ 'q', "quiet", NULL, "no progress line and no totals" },
+	LTTD_BOOT_OPT,
 	LTTD_RELAYD_OPTS,
 };
 

@@ -25,6 +25,7 @@ static const struct ltt_opt lttd_opts[] = {
 	{ 't', "time", "SECONDS", "stop after SECONDS" },
 	{ LTTD_OPT_FLUSH, "flush-ms", "MS", "hand partly filled packets over every MS ms" },
 	{ 'q', "quiet", NULL, "no progress line and no totals" },
+	LTTD_BOOT_OPT,
 	LTTD_RELAYD_OPTS,
 };
 

@@ -254,6 +254,11 @@ static int check_geometry(const struct lttd_config *cfg)
 	const struct ltt_session_opts *o = &cfg->rec.session;
 	uint32_t s = o->subbuf_size, n = o->n_subbufs;
 
+	if (cfg->boot && (s || n || o->overwrite || o->flush_ms)) {
+		say(cfg, "--boot takes the boot session as ltt.boot= made it: no --subbuf-size, --subbufs, --overwrite or --flush-ms with it");
+		return -1;
+	}
+
 	if (s && (s & (s - 1) || s < LTT_SUBBUF_MIN || s > LTT_SUBBUF_MAX)) {
 		say(cfg, "sub-buffer size %u: must be a power of two from %u to %u",
 		    s, LTT_SUBBUF_MIN, LTT_SUBBUF_MAX);
@@ -286,7 +291,8 @@ int lttd_run(struct lttd_config *cfg)
 		return 2;
 	setup_signals(&old, &unblocked);
 	cfg->rec.pids = cfg->pids;
-	rec = ltt_recorder_create(&cfg->rec);
+	rec = cfg->boot ? ltt_recorder_create_boot(&cfg->rec) :
+			  ltt_recorder_create(&cfg->rec);
 	if (!rec) {
 		say(cfg, "%s", ltt_error());
 		return 1;
@@ -404,6 +410,9 @@ bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c)
 		break;
 	case LTTD_OPT_HOSTNAME:
 		cfg->hostname = p->arg;
+		break;
+	case LTTD_OPT_BOOT:
+		cfg->boot = true;
 		break;
 	default:
 		return false;

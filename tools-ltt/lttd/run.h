@@ -16,6 +16,7 @@ struct lttd_config {
 	unsigned int seconds;		/* 0: no time limit */
 	char **cmd;			/* run this, traced; NULL: none */
 	bool quiet;			/* no progress line, no totals */
+	bool boot;			/* --boot: the boot session, not a new one */
 	/* --relayd HOST[:PORT]: stream to lttng-relayd too (lttd/relayd.h) */
 	const char *relayd, *session, *hostname;
 };
@@ -29,7 +30,13 @@ enum {
 	LTTD_OPT_RELAYD,		/* --relayd HOST[:PORT] */
 	LTTD_OPT_SESSION,		/* --session NAME */
 	LTTD_OPT_HOSTNAME,		/* --hostname NAME */
+	LTTD_OPT_BOOT,			/* --boot */
 };
+
+/* The table entry of --boot. */
+#define LTTD_BOOT_OPT							\
+	{ LTTD_OPT_BOOT, "boot", NULL,					\
+	  "take over the boot session (ltt.boot=), recording since boot" }
 
 /* The options' table entries of --relayd, --session, --hostname. */
 #define LTTD_RELAYD_OPTS						\
@@ -43,7 +50,7 @@ enum {
 /*
  * Apply option @c (its argument in @p) that lttd and `ltt record` share
  * to @cfg: -o -e -p -s -n -t -q, LTTD_OPT_OVERWRITE, LTTD_OPT_FLUSH,
- * LTTD_OPT_RELAYD, LTTD_OPT_SESSION, LTTD_OPT_HOSTNAME.
+ * LTTD_OPT_RELAYD, LTTD_OPT_SESSION, LTTD_OPT_HOSTNAME, LTTD_OPT_BOOT.
  * Returns false for an option it does not know.
  */
 bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c);

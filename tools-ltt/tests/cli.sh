@@ -122,7 +122,7 @@ fake=$(dirname "$ltt")/fake-kernel.so
 tmp=$(mktemp -d)
 out=$(LD_PRELOAD=$fake FAKE_LTT_START=EBUSY timeout 20 "$lttd" -o "$tmp/busy" -- sh -c 'echo ran' 2>&1); rc=$?
 check "lttd START fails: status" 1 "$rc"
-check "lttd START fails: one message" "lttd: LTT_CMD_START: another session is recording (EBUSY): one records at a time" "$out"
+check "lttd START fails: one message" "lttd: LTT_CMD_START: Device or resource busy" "$out"
 check "lttd START fails: no trace left" 0 "$(ls -d "$tmp/busy" 2>/dev/null | wc -l)"
 mkdir "$tmp/mine"
 LD_PRELOAD=$fake FAKE_LTT_START=1 timeout 20 "$lttd" -q -o "$tmp/mine" >/dev/null 2>&1

@@ -113,6 +113,11 @@ struct ltt_session_opts {
 
 /* Returns the session fd. */
 int ltt_session_create(const struct ltt_session_opts *opts);
+/*
+ * The session fd of the boot session (ltt.boot= on the kernel command
+ * line), recording since boot; the first caller gets it.
+ */
+int ltt_session_boot(void);					/* LTT_1.1 */
 int ltt_session_set_events(int session_fd, const uint64_t *mask,
 			   unsigned int nbits);
 int ltt_session_set_pids(int session_fd, const pid_t *pids,
@@ -176,6 +181,13 @@ struct ltt_record_stats {
  * before any packet, so that a killed recorder leaves a readable trace).
  */
 struct ltt_recorder *ltt_recorder_create(const struct ltt_record_opts *opts);
+/*
+ * A recorder of the boot session (ltt_session_boot()), which records
+ * already: @opts->session is not used (the session has its geometry and
+ * mode), events and pids change its filters if given, and start only
+ * marks the recorder as recording.
+ */
+struct ltt_recorder *ltt_recorder_create_boot(const struct ltt_record_opts *opts);	/* LTT_1.1 */
 int ltt_recorder_start(struct ltt_recorder *rec);
 /*
  * Wait up to @timeout_ms for packets (epoll_pwait() with @sigmask, which
