@@ -102,14 +102,21 @@ extern struct ltt_recording __rcu *ltt_recording;
 extern struct mutex ltt_record_lock;
 
 /*
- * Each recording session @s, under preempt_disable (RCU-sched); @r and
- * @i are the cursor.  An entry is NULL when its session stopped and no
- * smaller copy of the array could be allocated.
+ * The @i-th recording session of @r, or NULL (past the end, or a session
+ * that stopped when no smaller copy of the array could be allocated).
+ * @r is rcu_dereference_sched(ltt_recording), under preempt_disable.
  */
-#define for_each_recording(r, i, s)					\
-	for ((r) = rcu_dereference_sched(ltt_recording), (i) = 0;	\
-	     (r) && (i) < (r)->n; (i)++)				\
-		if (((s) = READ_ONCE((r)->s[i])))
+static __always_inline struct ltt_session *
+ltt_recording_at(const struct ltt_recording *r, unsigned int i)
+{
+	return r && i < r->n ? READ_ONCE(r->s[i]) : NULL;
+}
+
+/* How many entries @r has (0 for none). */
+static __always_inline unsigned int ltt_recording_n(const struct ltt_recording *r)
+{
+	return r ? r->n : 0;
+}
 
 /* buffer.c */
 struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu);

@@ -114,9 +114,12 @@ static int ltt_cpu_online(unsigned int cpu)
 	unsigned int i;
 
 	guard(preempt)();
-	for_each_recording(r, i, s)
-		if (s->bufs[cpu])
+	r = rcu_dereference_sched(ltt_recording);
+	for (i = 0; i < ltt_recording_n(r); i++) {
+		s = ltt_recording_at(r, i);
+		if (s && s->bufs[cpu])
 			ltt_buf_start(s->bufs[cpu]);
+	}
 	return 0;
 }
 
@@ -127,9 +130,12 @@ static int ltt_cpu_offline(unsigned int cpu)
 	unsigned int i;
 
 	guard(preempt)();
-	for_each_recording(r, i, s)
-		if (s->bufs[cpu])
+	r = rcu_dereference_sched(ltt_recording);
+	for (i = 0; i < ltt_recording_n(r); i++) {
+		s = ltt_recording_at(r, i);
+		if (s && s->bufs[cpu])
 			ltt_buf_cpu_offline(s->bufs[cpu]);
+	}
 	return 0;
 }
 
@@ -338,8 +344,8 @@ static int __ltt_session_start(struct ltt_session *s)
 	if (ret)
 		return ret;
 
-	/* Pairs with smp_load_acquire() in lb_poll(). */
 	was = s->state;
+	/* Pairs with smp_load_acquire() in lb_poll(). */
 	smp_store_release(&s->state, LTT_SESSION_RECORDING);
 	ret = ltt_recording_add(s);
 	if (ret) {

@@ -129,7 +129,11 @@ void __ltt_write(unsigned int id, const void *rec, unsigned int len,
 	struct ltt_buf *buf;
 
 	guard(preempt_notrace)();
-	for_each_recording(r, i, s) {
+	r = rcu_dereference_sched(ltt_recording);
+	for (i = 0; i < ltt_recording_n(r); i++) {
+		s = ltt_recording_at(r, i);
+		if (!s)
+			continue;
 		buf = ltt_take(s, id, NULL);
 		if (buf)
 			ltt_buf_write(buf, id, rec, len, str, slen);
@@ -155,7 +159,11 @@ void ltt_write_sched_change(struct task_struct *prev,
 	unsigned int i;
 
 	guard(preempt_notrace)();
-	for_each_recording(r, i, s) {
+	r = rcu_dereference_sched(ltt_recording);
+	for (i = 0; i < ltt_recording_n(r); i++) {
+		s = ltt_recording_at(r, i);
+		if (!s)
+			continue;
 		buf = ltt_take(s, LTT_EV_sched_change, next);
 		if (!buf)
 			continue;
@@ -180,7 +188,11 @@ void ltt_write_signal(int sig, struct task_struct *target)
 	unsigned int i;
 
 	guard(preempt_notrace)();
-	for_each_recording(r, i, s) {
+	r = rcu_dereference_sched(ltt_recording);
+	for (i = 0; i < ltt_recording_n(r); i++) {
+		s = ltt_recording_at(r, i);
+		if (!s)
+			continue;
 		buf = ltt_take(s, LTT_EV_process_signal, NULL);
 		if (!buf)
 			continue;
@@ -204,9 +216,12 @@ bool ltt_event_enabled(unsigned int id)
 	unsigned int i;
 
 	guard(preempt_notrace)();
-	for_each_recording(r, i, s)
-		if (test_bit(id, s->mask))
+	r = rcu_dereference_sched(ltt_recording);
+	for (i = 0; i < ltt_recording_n(r); i++) {
+		s = ltt_recording_at(r, i);
+		if (s && test_bit(id, s->mask))
 			return true;
+	}
 	return false;
 }
 
@@ -277,7 +292,11 @@ void ltt_write_custom(unsigned int id, bool user, const void *data,
 	unsigned int i;
 
 	guard(preempt_notrace)();
-	for_each_recording(r, i, s) {
+	r = rcu_dereference_sched(ltt_recording);
+	for (i = 0; i < ltt_recording_n(r); i++) {
+		s = ltt_recording_at(r, i);
+		if (!s)
+			continue;
 		if (!user && s->user)
 			continue;
 		buf = ltt_take(s, id, NULL);

@@ -509,11 +509,12 @@ FIXTURE_VARIANT_ADD(eventset, syscall_entry_compat) {
 
 FIXTURE_SETUP(eventset)
 {
-	const char *why;
+	const char *why = NULL;
 
 	self->w.fd = -1;
-	if (variant->work->unavailable &&
-	    (why = variant->work->unavailable()))
+	if (variant->work->unavailable)
+		why = variant->work->unavailable();
+	if (why)
 		SKIP(return, "%s", why);
 	if (!ltt_setup(_metadata, &self->s, &ltt_create_big, true))
 		return;

@@ -232,7 +232,8 @@ TEST_F(fs, file_calls_give_their_events_with_the_fd_and_results)
 #define NR_SELECT5 __NR_select
 #endif
 
-#if defined(__i386__) || (defined(__powerpc__) && !defined(__powerpc64__))
+/* Both numbers: __NR_select is old_select() (i386, ppc32, m68k). */
+#if defined(__NR_select) && defined(__NR__newselect)
 /*
  * old_select(), __NR_select on i386 and ppc32, takes one pointer to the
  * five arguments: nfds and the timeout are read from there, not from

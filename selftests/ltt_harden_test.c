@@ -504,7 +504,7 @@ TEST(root_and_a_user_session_record_side_by_side)
 	ltt_session_close(&s);
 	ltt_write_str(USER_SESSIONS, "0");
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("10: no user session, 12-14: it stopped or did not end cleanly, 15: it missed its calls");
+		TH_LOG("10: no session, 12-14: it stopped, 15: calls missing");
 }
 
 /*
@@ -846,9 +846,9 @@ TEST(user_custom_types_are_counted_per_uid)
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	ltt_write_str(USER_SESSIONS, "0");
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("10: another uid shares root's type; 11: sees its owner; 12: 64 types; 13: a 65th; 14: revive");
+		TH_LOG("10: root's type shared, 11: owner seen, 12-14: quota");
 	EXPECT_EQ(0, WEXITSTATUS(status2))
-		TH_LOG("15: uid 65533 shares nobody's type; 16: uid 65533 is kept out by nobody's quota");
+		TH_LOG("15: nobody's type shared, 16: others' quota used");
 	close(rootfd);
 	ltt_session_close(&s);
 }

@@ -115,29 +115,33 @@ static size_t count_prefix(const struct ltt_registry *reg,
 	return n;
 }
 
-/* Open @s with readers, @events only, the one pid @pid. */
-#define OPEN(s, pid, ...) do {						\
-	static const char *const __names[] = { __VA_ARGS__, NULL };	\
-	pid_t __pid = (pid);						\
-									\
-	ASSERT_EQ(0, ltt_session_open((s), NULL)) TH_LOG("%s", ltt_err); \
-	ASSERT_EQ(0, ltt_open_readers(s)) TH_LOG("%s", ltt_err);	\
-	ASSERT_EQ(0, ltt_set_events((s), __names)) TH_LOG("%s", ltt_err); \
-	ASSERT_EQ(0, ltt_set_pids((s)->fd, &__pid, 1))			\
-		TH_LOG("SET_PIDS: %s", strerror(errno));		\
-} while (0)
+/* Open @s with readers, the events @names only, the one pid @pid. */
+static void open_one(struct __test_metadata *_metadata, struct ltt_session *s,
+		     pid_t pid, const char *const *names)
+{
+	ASSERT_EQ(0, ltt_session_open(s, NULL)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_open_readers(s)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_set_events(s, names)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_set_pids(s->fd, &pid, 1))
+		TH_LOG("SET_PIDS: %s", strerror(errno));
+}
 
 /* Stop and read @s whole, its accounting exact and nothing lost. */
-#define STOP_AND_READ(s, t) do {					\
-	unsigned int __c;						\
-									\
-	ASSERT_EQ(0, ltt_stop((s)->fd)) TH_LOG("STOP: %s", strerror(errno)); \
-	ASSERT_EQ(0, ltt_read_stopped((s), (t))) TH_LOG("%s", ltt_err); \
-	ASSERT_EQ(0, ltt_check_accounting(s)) TH_LOG("%s", ltt_err);	\
-	for (__c = 0; __c < (s)->n_cpus; __c++)				\
-		ASSERT_EQ(0ULL, (s)->st[__c].lost)			\
-			TH_LOG("cpu %u lost events", (s)->st[__c].cpu);	\
-} while (0)
+static void stop_and_read(struct __test_metadata *_metadata,
+			  struct ltt_session *s, struct ltt_trace *t)
+{
+	unsigned int c;
+
+	ASSERT_EQ(0, ltt_stop(s->fd)) TH_LOG("STOP: %s", strerror(errno));
+	ASSERT_EQ(0, ltt_read_stopped(s, t)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_check_accounting(s)) TH_LOG("%s", ltt_err);
+	for (c = 0; c < s->n_cpus; c++)
+		ASSERT_EQ(0ULL, s->st[c].lost)
+			TH_LOG("cpu %u lost events", s->st[c].cpu);
+}
+
+static const char *const syscalls[] = { "syscall_entry", "syscall_exit", NULL };
+static const char *const process[] = { "process_fork", "process_exit", NULL };
 
 #define CALLS	100
 #define FORKS	5
@@ -159,16 +163,16 @@ TEST(two_sessions_with_their_own_masks_and_pid_filters)
 	if (ltt_session_open(&a, NULL) == LTT_UNAVAILABLE)
 		SKIP(goto out, "%s", ltt_err);
 	ltt_session_close(&a);
-	OPEN(&a, wa.pid, "syscall_entry", "syscall_exit");
-	OPEN(&b, wb.pid, "process_fork", "process_exit");
+	open_one(_metadata, &a, wa.pid, syscalls);
+	open_one(_metadata, &b, wb.pid, process);
 	ASSERT_EQ(0, ltt_start(a.fd)) TH_LOG("START a: %s", strerror(errno));
 	ASSERT_EQ(0, ltt_start(b.fd))
 		TH_LOG("START of a second session: %s", strerror(errno));
 	ASSERT_EQ(0, worker_do(&wa, 'g'));
 	ASSERT_EQ(0, worker_do(&wb, 'f'));
 	ASSERT_EQ(0, worker_do(&wb, 'g'));
-	STOP_AND_READ(&a, &ta);
-	STOP_AND_READ(&b, &tb);
+	stop_and_read(_metadata, &a, &ta);
+	stop_and_read(_metadata, &b, &tb);
 
 	EXPECT_EQ((size_t)CALLS, getppids(&a.reg, &ta))
 		TH_LOG("a: the getppid() calls of %d", wa.pid);
@@ -209,14 +213,14 @@ TEST(eight_sessions_each_hold_exactly_their_own)
 		SKIP(goto out, "%s", ltt_err);
 	ltt_session_close(&s[0]);
 	for (i = 0; i < EIGHT; i++) {
-		OPEN(&s[i], w[i].pid, "syscall_entry", "syscall_exit");
+		open_one(_metadata, &s[i], w[i].pid, syscalls);
 		ASSERT_EQ(0, ltt_start(s[i].fd))
 			TH_LOG("START of session %d: %s", i, strerror(errno));
 	}
 	for (i = 0; i < EIGHT; i++)
 		ASSERT_EQ(0, worker_do(&w[i], 'g'));
 	for (i = 0; i < EIGHT; i++)
-		STOP_AND_READ(&s[i], &t[i]);
+		stop_and_read(_metadata, &s[i], &t[i]);
 	for (i = 0; i < EIGHT; i++) {
 		EXPECT_EQ((size_t)(10 * (i + 1)), getppids(&s[i].reg, &t[i]))
 			TH_LOG("session %d, on pid %d", i, w[i].pid);
@@ -244,7 +248,7 @@ TEST(closing_one_session_while_others_record_loses_nothing_of_theirs)
 		SKIP(goto out, "%s", ltt_err);
 	ltt_session_close(&s[0]);
 	for (i = 0; i < 3; i++) {
-		OPEN(&s[i], w.pid, "syscall_entry", "syscall_exit");
+		open_one(_metadata, &s[i], w.pid, syscalls);
 		ASSERT_EQ(0, ltt_start(s[i].fd))
 			TH_LOG("START of session %d: %s", i, strerror(errno));
 	}
@@ -252,7 +256,7 @@ TEST(closing_one_session_while_others_record_loses_nothing_of_theirs)
 	ltt_session_close(&s[1]);
 	ASSERT_EQ(0, worker_do(&w, 'g'));
 	for (i = 0; i < 3; i += 2) {
-		STOP_AND_READ(&s[i], &t[i]);
+		stop_and_read(_metadata, &s[i], &t[i]);
 		EXPECT_EQ((size_t)(2 * CALLS), getppids(&s[i].reg, &t[i]))
 			TH_LOG("session %d", i);
 		ltt_trace_free(&t[i]);
@@ -276,8 +280,8 @@ TEST(restart_beside_a_recording_session)
 	if (ltt_session_open(&a, NULL) == LTT_UNAVAILABLE)
 		SKIP(goto out, "%s", ltt_err);
 	ltt_session_close(&a);
-	OPEN(&a, w.pid, "syscall_entry", "syscall_exit");
-	OPEN(&b, w.pid, "syscall_entry", "syscall_exit");
+	open_one(_metadata, &a, w.pid, syscalls);
+	open_one(_metadata, &b, w.pid, syscalls);
 	ASSERT_EQ(0, ltt_start(a.fd));
 	errno = 0;
 	EXPECT_EQ(-1, ltt_start(a.fd));
@@ -288,8 +292,8 @@ TEST(restart_beside_a_recording_session)
 	ASSERT_EQ(0, worker_do(&w, 'g'));
 	ASSERT_EQ(0, ltt_start(b.fd)) TH_LOG("restart: %s", strerror(errno));
 	ASSERT_EQ(0, worker_do(&w, 'g'));
-	STOP_AND_READ(&a, &ta);
-	STOP_AND_READ(&b, &tb);
+	stop_and_read(_metadata, &a, &ta);
+	stop_and_read(_metadata, &b, &tb);
 	EXPECT_EQ((size_t)(3 * CALLS), getppids(&a.reg, &ta));
 	EXPECT_EQ((size_t)(2 * CALLS), getppids(&b.reg, &tb))
 		TH_LOG("b: before its STOP and after its restart");

@@ -7,9 +7,9 @@
  * thread closes an fd while another runs a command on it (and the number
  * comes back as another fd).  Sessions record side by side: EBUSY on
  * START of a session that records already, and EINVAL or EBADF on a
- * closed or reused fd, are outcomes of the races; any other errno, a crash or a hang fails.  Afterwards no
- * session is left recording and a normal recording's accounting is
- * exact.
+ * closed or reused fd, are outcomes of the races; any other errno, a
+ * crash or a hang fails.  Afterwards no session is left recording and
+ * a normal recording's accounting is exact.
  *
  * The work is counted in iterations (LTT_RACE_ITERS, or ltt.race_iters=
  * on the kernel command line, scales it: default RC_ITERS), with a
