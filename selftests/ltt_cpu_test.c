@@ -388,8 +388,8 @@ TEST_F(cpu, console_output_gives_uart_irq_entries_from_user_and_kernel_mode_with
  * each tick is one of its local timer interrupts (LOC in /proc/interrupts).
  * A busy host may not run the vCPU at every tick: up to three seconds are
  * spun, until one has HZ local timer interrupts +-10%, and the ticks of
- * that one are counted against HZ.  Every second's ticks must match its
- * local timer interrupts.
+ * that one are counted against HZ (if none has, HZ goes unchecked).
+ * Every second's ticks must match its local timer interrupts.
  */
 TEST_F(cpu, spinning_cpu_records_hz_timer_ticks_per_second)
 {
@@ -440,9 +440,18 @@ TEST_F(cpu, spinning_cpu_records_hz_timer_ticks_per_second)
 			TH_LOG("ticks missing: the CPU took %lld local timer interrupts",
 			       dloc);
 	}
+	/*
+	 * A host that never ran the vCPU at every tick leaves HZ untested:
+	 * the ticks matched the interrupts the CPU took, which is LTT's part.
+	 */
+	if (dloc < expected * 0.9) {
+		TH_LOG("%s: HZ not checked", HOST_MISSED_TICKS);
+		ltt_trace_free(&t);
+		return;
+	}
 	EXPECT_LE(expected * 0.9, (double)n)
-		TH_LOG("%zu ticks, expected %.0f +-10%%: %s", n, expected,
-		       dloc < expected * 0.9 ? HOST_MISSED_TICKS : "ticks missing");
+		TH_LOG("%zu ticks, expected %.0f +-10%%: ticks missing", n,
+		       expected);
 	EXPECT_GE(expected * 1.1, (double)n)
 		TH_LOG("%zu ticks, expected %.0f +-10%%", n, expected);
 	ltt_trace_free(&t);
