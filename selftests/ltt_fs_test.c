@@ -244,7 +244,7 @@ TEST_F(fs, select_gives_fs_select_with_nfds_and_the_timeout_in_us)
 	START();
 	FD_ZERO(&rfds);
 	FD_SET(p[0], &rfds);
-	ASSERT_EQ(1, syscall(__NR_select, nfds, &rfds, NULL, NULL, &tv));
+	ASSERT_EQ(1, syscall(LTT_NR_select, nfds, &rfds, NULL, NULL, &tv));
 	FD_SET(p[0], &rfds);
 	ASSERT_EQ(1, syscall(__NR_pselect6, nfds, &rfds, NULL, NULL, &ts,
 			     NULL));
@@ -322,7 +322,7 @@ TEST_F(fs, huge_select_and_ppoll_timeouts_are_not_recorded_negative)
 	START();
 	FD_ZERO(&rfds);
 	FD_SET(p[0], &rfds);
-	ASSERT_EQ(1, syscall(__NR_select, p[0] + 1, &rfds, NULL, NULL, &tv));
+	ASSERT_EQ(1, syscall(LTT_NR_select, p[0] + 1, &rfds, NULL, NULL, &tv));
 	ASSERT_EQ(1, syscall(__NR_ppoll, &pfd, 1, &ts, NULL, 8));
 	STOP_AND_READ(&t);
 	close(p[0]);
