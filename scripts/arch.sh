@@ -68,7 +68,7 @@ configure() {
 		"$LTT_ROOT/scripts/config/arch-$A.config"
 		"$LTT_ROOT/selftests/config") sym line
 
-	hash=$(cat "${frags[@]}" "$STAMPS/tree.hash" | sha256sum)
+	hash=$(cat "${frags[@]}" "$LTT_ROOT/kernel-trace/Kconfig" | sha256sum)
 	if [[ -f $AOBJ/.config && $(cat "$ADIR/config.hash" 2>/dev/null) == "$hash" ]]; then
 		return 0
 	fi
