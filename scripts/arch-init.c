@@ -7,8 +7,9 @@
  * workload and send the trace to the host over the console, then power
  * off.  Built static with the architecture's cross libc.
  *
- * The same binary is /bin/true (the selftests exec it) and, as
- * "init workload", the workload lttd records.
+ * The same binary is /bin/true (the selftests exec it), as "init
+ * workload" the workload lttd records, and as "init send DIR" prints
+ * the files of DIR the way the host unpacks them (scripts/arch.sh).
  *
  * Kernel command line:
  *   ltt.run=NAME,NAME   run only these tests, in this order
@@ -354,6 +355,11 @@ int main(int argc, char **argv)
 		return 0;
 	if (argc > 1 && !strcmp(argv[1], "workload"))
 		return workload();
+	if (argc > 2 && !strcmp(argv[1], "send")) {
+		printf("LTT-TRACE-BEGIN\n");
+		printf("LTT-TRACE-END files=%d\n", send_dir(argv[2], ""));
+		return 0;
+	}
 	if (getpid() != 1) {
 		fprintf(stderr, "usage: run as /init, or: init workload\n");
 		return 2;

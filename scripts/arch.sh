@@ -44,12 +44,12 @@ declare -A IMAGE=([i386]=arch/x86/boot/bzImage [powerpc]=vmlinux
 	[sh4]=arch/sh/boot/zImage [s390x]=arch/s390/boot/bzImage
 	[mips]=vmlinux [arm]=arch/arm/boot/zImage)
 declare -A QEMU=(
-	[i386]="qemu-system-i386 -M pc -cpu max -m 512M"
-	[powerpc]="qemu-system-ppc -M ppce500 -cpu e500mc -m 512M"
-	[sh4]="qemu-system-sh4 -M r2d -serial null"
-	[s390x]="qemu-system-s390x -M s390-ccw-virtio -m 512M"
-	[mips]="qemu-system-mips -M malta -cpu 24Kf -m 256M"
-	[arm]="qemu-system-arm -M virt -cpu cortex-a15 -m 512M")
+	[i386]="qemu-system-i386 -M pc -cpu max -m 512M -nographic"
+	[powerpc]="qemu-system-ppc -M ppce500 -cpu e500mc -m 512M -nographic"
+	[sh4]="qemu-system-sh4 -M r2d -display none -monitor none -serial null -serial stdio"
+	[s390x]="qemu-system-s390x -M s390-ccw-virtio -m 512M -nographic"
+	[mips]="qemu-system-mips -M malta -cpu 24Kf -m 256M -nographic"
+	[arm]="qemu-system-arm -M virt -cpu cortex-a15 -m 512M -nographic")
 declare -A CONSOLE=([i386]=ttyS0 [powerpc]=ttyS0 [sh4]=ttySC1
 	[s390x]=ttysclp0 [mips]=ttyS0 [arm]=ttyAMA0)
 declare -A SMP=([i386]=2 [powerpc]=2 [sh4]=1 [s390x]=2 [mips]=1 [arm]=2)
@@ -157,7 +157,7 @@ boot() {
 	local start=$SECONDS pid line
 	local append="console=${CONSOLE[$A]} panic=-1 oops=panic ${APPEND[$A]:-} ${LTT_APPEND:-}"
 	# shellcheck disable=SC2206
-	local cmd=(${QEMU[$A]} -smp "${SMP[$A]}" -nographic -no-reboot
+	local cmd=(${QEMU[$A]} -smp "${SMP[$A]}" -no-reboot
 		-kernel "$AOBJ/${IMAGE[$A]}" -initrd "$ADIR/initramfs.cpio.gz"
 		-append "$append")
 
