@@ -46,7 +46,8 @@ static s64 ltt_user_timeout_us(const void __user *ut, bool timespec)
 	if (timespec) {
 		if (copy_from_user_nofault(&ts, ut, sizeof(ts)))
 			return -1;
-		return ltt_time_us(ts.tv_sec, ts.tv_nsec / NSEC_PER_USEC);
+		return ltt_time_us(ts.tv_sec,
+				   div_s64(ts.tv_nsec, NSEC_PER_USEC));
 	}
 	if (copy_from_user_nofault(&tv, ut, sizeof(tv)))
 		return -1;
@@ -108,7 +109,7 @@ bool ltt_fs_enter(long nr, const unsigned long *a)
 	LTT_CASE_TIMESPEC64(ppoll)
 		us = ltt_user_timeout_us((const void __user *)a[2], true);
 		ltt_fs_poll(a[1], us < 0 ? -1 :
-			    min_t(s64, us / USEC_PER_MSEC, S32_MAX));
+			    min_t(s64, div_s64(us, USEC_PER_MSEC), S32_MAX));
 		break;
 	default:
 		return false;
