@@ -281,7 +281,6 @@ main() {
 		[[ -v K_ARCH[$a] ]] || die "unknown architecture $a (${ALL_ARCHS[*]})"
 	done
 	"$LTT_ROOT/scripts/kernel.sh" --tree
-	STAMPS=$LTT_BUILD/stamps-default
 	for A in "$@"; do
 		arch_one || failed=$((failed + 1))
 	done
