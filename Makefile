@@ -15,6 +15,7 @@
 #   make view-test    ltt view of the guest's trace in headless Chromium
 #   make bench        LTT against ftrace under QEMU: the table of BENCHMARKS.md
 #   make cross        cross-compile kernel/ltt and the syscall tables
+#   make check-arch   boot i386, ppc32, sh4, s390x, mips, arm: selftests, traces
 #   make checkpatch   scripts/checkpatch.pl --strict on every patch
 #   make bisect       build every prefix of the series
 #   make tools        build libltt, lttd and ltt (tools-ltt/), static ones too
@@ -34,7 +35,7 @@ export KSRC
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
 	cross checkpatch bisect deps clean help tools tools-test demo e2e \
 	watch-test bench deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
-	view-test boot-hotplug relayd-test relayd-guest
+	view-test boot-hotplug relayd-test relayd-guest check-arch deps-arch
 
 all: kernel
 
@@ -80,6 +81,13 @@ check-debug: deps
 
 cross: deps
 	scripts/cross.sh
+
+deps-arch:
+	scripts/deps.sh kernel arch
+
+# Every architecture of the series booted under QEMU (scripts/arch.sh).
+check-arch: deps-arch
+	scripts/arch.sh
 
 checkpatch: deps
 	scripts/checkpatch.sh

@@ -46,7 +46,8 @@ static s64 ltt_user_timeout_us(const void __user *ut, bool timespec)
 	if (timespec) {
 		if (copy_from_user_nofault(&ts, ut, sizeof(ts)))
 			return -1;
-		return ltt_time_us(ts.tv_sec, ts.tv_nsec / NSEC_PER_USEC);
+		return ltt_time_us(ts.tv_sec,
+				   div_s64(ts.tv_nsec, NSEC_PER_USEC));
 	}
 	if (copy_from_user_nofault(&tv, ut, sizeof(tv)))
 		return -1;
@@ -63,7 +64,12 @@ static void ltt_fs_select(long nfds, const void __user *ut, bool timespec)
 	ltt_log_fs_select(&rec);
 }
 
-#ifdef __ARCH_WANT_SYS_OLD_SELECT
+/* ppc64 wants old_select() too, for its compat table only. */
+#if defined(__ARCH_WANT_SYS_OLD_SELECT) && BITS_PER_LONG == 32
+#define LTT_OLD_SELECT
+#endif
+
+#ifdef LTT_OLD_SELECT
 /*
  * old_select(), __NR_select on i386, ppc32 and m68k: its one argument
  * points to the five of select() (fs/select.c's struct sel_arg_struct).
@@ -114,7 +120,7 @@ bool ltt_fs_enter(long nr, const unsigned long *a)
 	switch (nr) {
 #ifdef __NR_select
 	case __NR_select:
-#ifdef __ARCH_WANT_SYS_OLD_SELECT
+#ifdef LTT_OLD_SELECT
 		ltt_fs_old_select((const void __user *)a[0]);
 #else
 		ltt_fs_select(a[0], (const void __user *)a[4], false);
@@ -137,7 +143,7 @@ bool ltt_fs_enter(long nr, const unsigned long *a)
 	LTT_CASE_TIMESPEC64(ppoll)
 		us = ltt_user_timeout_us((const void __user *)a[2], true);
 		ltt_fs_poll(a[1], us < 0 ? -1 :
-			    min_t(s64, us / USEC_PER_MSEC, S32_MAX));
+			    min_t(s64, div_s64(us, USEC_PER_MSEC), S32_MAX));
 		break;
 	default:
 		return false;

@@ -80,6 +80,13 @@ static void ltt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	if (!ltt_may_derive(nr, ltt_exit_underived))
 		return;
 	syscall_get_arguments(current, regs, a);
+#ifdef CONFIG_MIPS
+	/*
+	 * On the way out, MIPS's a3 is the error flag; the entry code kept
+	 * the argument in k0's slot, for restarting the call.
+	 */
+	a[3] = regs->regs[26];
+#endif
 	derived = ltt_fs_exit(nr, a, ret);
 	derived |= ltt_socket_exit(nr, a, ret);
 	derived |= ltt_ipc_exit(nr, a, ret);

@@ -9,7 +9,8 @@
 # Groups: tools (build and test tools-ltt), deb (the tools' Debian
 # packages and their test, with tools), kernel (build the traced kernel
 # and its Debian packages), guest (boot it under QEMU), cross (the build
-# matrix's cross compilers).
+# matrix's cross compilers), arch (make check-arch: cross libcs and
+# the QEMU of every architecture).
 
 source "$(dirname "$0")/lib.sh"
 
@@ -28,6 +29,13 @@ declare -A GROUP=(
 	# build matrix
 	[cross]="gcc-i686-linux-gnu gcc-powerpc-linux-gnu gcc-sh4-linux-gnu
 		gcc-s390x-linux-gnu gcc-mips-linux-gnu gcc-arm-linux-gnueabihf"
+	# make check-arch: cross libcs for the static selftests, the machines
+	[arch]="gcc-i686-linux-gnu gcc-powerpc-linux-gnu gcc-sh4-linux-gnu
+		gcc-s390x-linux-gnu gcc-mips-linux-gnu gcc-arm-linux-gnueabihf
+		libc6-dev-i386-cross libc6-dev-powerpc-cross libc6-dev-sh4-cross
+		libc6-dev-s390x-cross libc6-dev-mips-cross libc6-dev-armhf-cross
+		qemu-system-x86 qemu-system-ppc qemu-system-mips qemu-system-arm
+		qemu-system-misc"
 	# ltt view's test (make view-test): a real browser
 	[view]="chromium"
 )
@@ -38,7 +46,7 @@ declare -A NEEDS=([deb]=tools)
 group_packages() {
 	local g
 
-	(($#)) || set -- tools deb kernel guest cross view
+	(($#)) || set -- tools deb kernel guest cross arch view
 	for g in "$@"; do
 		[[ -v GROUP[$g] ]] || die "no package group $g (${!GROUP[*]})"
 		printf '%s\n' ${GROUP[$g]}

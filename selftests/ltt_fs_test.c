@@ -223,57 +223,6 @@ TEST_F(fs, file_calls_give_their_events_with_the_fd_and_results)
 }
 
 /*
- * select() with five arguments: _newselect where there is one, as
- * __NR_select is old_select() there.
- */
-#ifdef __NR__newselect
-#define NR_SELECT5 __NR__newselect
-#else
-#define NR_SELECT5 __NR_select
-#endif
-
-/* Both numbers: __NR_select is old_select() (i386, ppc32, m68k). */
-#if defined(__NR_select) && defined(__NR__newselect)
-/*
- * old_select(), __NR_select on i386 and ppc32, takes one pointer to the
- * five arguments: nfds and the timeout are read from there, not from
- * the registers of the call.
- */
-TEST_F(fs, old_select_is_decoded_from_its_argument_block)
-{
-	const struct ltt_registry *reg = &self->s.reg;
-	struct timeval tv = { .tv_sec = 0, .tv_usec = 7000 };
-	const struct ltt_event *ev[4];
-	struct ltt_trace t = { 0 };
-	struct {
-		unsigned long n;
-		fd_set *inp, *outp, *exp;
-		struct timeval *tvp;
-	} arg;
-	fd_set rfds;
-	int p[2];
-
-	ASSERT_EQ(0, pipe(p));
-	ASSERT_EQ(1, write(p[1], "x", 1));
-	FD_ZERO(&rfds);
-	FD_SET(p[0], &rfds);
-	arg = (typeof(arg)){ p[0] + 1, &rfds, NULL, NULL, &tv };
-	FILTER_SELF();
-	FILTER_EVENTS("fs_select");
-	START();
-	ASSERT_EQ(1, syscall(__NR_select, &arg));
-	STOP_AND_READ(&t);
-	close(p[0]);
-	close(p[1]);
-
-	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_select", ev, 4));
-	EXPECT_EQ(p[0] + 1, FIELD(ev[0], "nfds"));
-	EXPECT_EQ(7000, FIELD(ev[0], "timeout_us"));
-	ltt_trace_free(&t);
-}
-#endif
-
-/*
  * select() with a timeval, pselect() with a timespec and without: nfds
  * and the timeout asked for, in us (-1: none).
  */
@@ -295,7 +244,7 @@ TEST_F(fs, select_gives_fs_select_with_nfds_and_the_timeout_in_us)
 	START();
 	FD_ZERO(&rfds);
 	FD_SET(p[0], &rfds);
-	ASSERT_EQ(1, syscall(NR_SELECT5, nfds, &rfds, NULL, NULL, &tv));
+	ASSERT_EQ(1, syscall(LTT_NR_select, nfds, &rfds, NULL, NULL, &tv));
 	FD_SET(p[0], &rfds);
 	ASSERT_EQ(1, syscall(__NR_pselect6, nfds, &rfds, NULL, NULL, &ts,
 			     NULL));
@@ -373,7 +322,7 @@ TEST_F(fs, huge_select_and_ppoll_timeouts_are_not_recorded_negative)
 	START();
 	FD_ZERO(&rfds);
 	FD_SET(p[0], &rfds);
-	ASSERT_EQ(1, syscall(NR_SELECT5, p[0] + 1, &rfds, NULL, NULL, &tv));
+	ASSERT_EQ(1, syscall(LTT_NR_select, p[0] + 1, &rfds, NULL, NULL, &tv));
 	ASSERT_EQ(1, syscall(__NR_ppoll, &pfd, 1, &ts, NULL, 8));
 	STOP_AND_READ(&t);
 	close(p[0]);

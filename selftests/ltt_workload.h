@@ -39,6 +39,29 @@
 
 #include "ltt_util.h"
 
+/*
+ * Calls that 32-bit architectures spell differently: select() is
+ * _newselect() where __NR_select is old_select() (i386, ppc32) or
+ * missing (arm, mips, sh); semop() is semtimedop() without a timeout
+ * where only ipc() and semtimedop() are (i386, s390x, MIPS o32).
+ */
+#ifdef __NR__newselect
+#define LTT_NR_select	__NR__newselect
+#else
+#define LTT_NR_select	__NR_select
+#endif
+
+static inline long ltt_semop(int id, struct sembuf *op, size_t n)
+{
+#if defined(__NR_semop)
+	return syscall(__NR_semop, id, op, n);
+#elif defined(__NR_semtimedop_time64)
+	return syscall(__NR_semtimedop_time64, id, op, n, NULL);
+#else
+	return syscall(__NR_semtimedop, id, op, n, NULL);
+#endif
+}
+
 /* CONFIG_HZ of the test kernel (scripts/config/ltt.config). */
 #define LTT_HZ			250
 
@@ -570,7 +593,7 @@ static inline int ltt_work_file_io(const char *path)
 	FD_ZERO(&rfds);
 	FD_SET(fd, &rfds);
 	/* A regular file is always ready: neither call waits. */
-	syscall(__NR_select, fd + 1, &rfds, NULL, NULL, &tv);
+	syscall(LTT_NR_select, fd + 1, &rfds, NULL, NULL, &tv);
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	poll(&pfd, 1, 1234);
@@ -959,7 +982,7 @@ static inline int ltt_work_ipc(struct ltt_ipc_ids *ids)
 		goto out;
 	}
 	if (syscall(__NR_msgsnd, ids->msg, &msg, sizeof(msg.text), 0) ||
-	    syscall(__NR_semop, ids->sem, &op, 1)) {
+	    ltt_semop(ids->sem, &op, 1)) {
 		ret = ltt_fail("msgsnd, semop: %s", strerror(errno));
 		goto out;
 	}

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What differs between architectures: the trap hook's vector and IP on
+ * a page fault, the system call numbers of the arch's own table, the
+ * error return of a failed call (MIPS returns it in v0 with a3 set), and
+ * the decoding of select() where __NR_select is old_select(), which
+ * takes one pointer to its five arguments (i386, ppc32).
+ */
+#define _GNU_SOURCE
+#include "kselftest_harness.h"
+#include "ltt_workload.h"
+
+#include <sys/utsname.h>
+
+/* The vectors a fault on a fresh anonymous page may enter with, by uname -m. */
+static const struct {
+	const char *machine;	/* a prefix */
+	long vectors[6];	/* 0 ends the list */
+} fault_vectors[] = {
+	{ "x86_64", { 14 } },			/* #PF */
+	{ "i", { 14 } },			/* i386 ... i686 */
+	{ "ppc", { 0x300 } },			/* data storage, TRAP(regs) */
+	{ "sh", { 0x040, 0x060, 0x080 } },	/* TLB miss read, write, initial write */
+	{ "s390", { 0x04, 0x10, 0x11 } },	/* protection, segment, page translation */
+	{ "mips", { 1, 2, 3 } },		/* TLB modified, load, store */
+	/* arm: access flag, translation, permission (section and page) */
+	{ "arm", { 0x03, 0x06, 0x05, 0x07, 0x0d, 0x0f } },
+};
+
+/* Is @trap a page-fault vector of this machine? */
+static bool fault_vector(long trap)
+{
+	struct utsname u;
+	size_t i, v;
+
+	if (uname(&u))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(fault_vectors); i++) {
+		if (strncmp(u.machine, fault_vectors[i].machine,
+			    strlen(fault_vectors[i].machine)))
+			continue;
+		for (v = 0; fault_vectors[i].vectors[v]; v++)
+			if (trap == fault_vectors[i].vectors[v])
+				return true;
+	}
+	return false;
+}
+
+/* Is __NR_select old_select() here, the one-pointer call (i386, ppc32)? */
+static bool select_is_old_select(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && (!strcmp(u.machine, "ppc") ||
+			      (u.machine[0] == 'i' && strstr(u.machine, "86")));
+}
+
+FIXTURE(arch) {
+	struct ltt_session s;
+	unsigned int cpu;	/* the test runs pinned there */
+	pid_t pid;
+};
+
+FIXTURE_SETUP(arch)
+{
+	self->cpu = ltt_setup_pinned(_metadata, &self->s, NULL);
+	self->pid = getpid();
+}
+
+FIXTURE_TEARDOWN(arch)
+{
+	ltt_session_close(&self->s);
+}
+
+/* noipa: not inlined, not cloned, so that its address is where it runs. */
+static __attribute__((noipa)) void touch(char *p)
+{
+	*p = 1;
+	asm volatile("" : : "r" (p) : "memory");
+}
+
+/* Code at @ip lies within the 256 bytes from the start of @fn. */
+static bool ip_in(__u64 ip, const void *fn)
+{
+	return ip >= (uintptr_t)fn && ip < (uintptr_t)fn + 256;
+}
+
+/*
+ * Touching a fresh anonymous page faults: trap_entry with one of the
+ * arch's page-fault vectors and the IP of the touching code, then its
+ * trap_exit.
+ */
+TEST_F(arch, page_fault_gives_trap_entry_with_the_arch_vector_and_ip_then_trap_exit)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct ltt_trace t = { 0 };
+	long i, found = -1, n = 0;
+	char *p;
+
+	p = mmap(NULL, ltt_page_size(), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	FILTER_SELF();
+	FILTER_EVENTS("trap_entry", "trap_exit");
+	START();
+	touch(p);
+	STOP_AND_READ(&t);
+
+	for (i = 0; i < (long)t.n; i++) {
+		if (!IS(&t.ev[i], "trap_entry") ||
+		    !ip_in(FIELD(&t.ev[i], "ip"), touch))
+			continue;
+		n++;
+		found = i;
+		EXPECT_TRUE(fault_vector(FIELD(&t.ev[i], "trap")))
+			TH_LOG("trap %#llx at ip %#llx: no page-fault vector here",
+			       (unsigned long long)FIELD(&t.ev[i], "trap"),
+			       (unsigned long long)FIELD(&t.ev[i], "ip"));
+	}
+	ASSERT_LE(1, n) TH_LOG("no trap_entry with an ip in touch() at %p (+256)",
+			       touch);
+	for (i = found + 1; i < (long)t.n; i++)
+		if (t.ev[i].cpu == t.ev[found].cpu)
+			break;
+	ASSERT_LT(i, (long)t.n) TH_LOG("no record after the fault's trap_entry");
+	EXPECT_TRUE(IS(&t.ev[i], "trap_exit"))
+		TH_LOG("after the fault's trap_entry: %s, not trap_exit",
+		       reg->ev[t.ev[i].id].name);
+	munmap(p, ltt_page_size());
+	ltt_trace_free(&t);
+}
+
+/*
+ * A call's syscall_entry has the number of the arch's table (4000 + n on
+ * MIPS o32) and its syscall_exit the value the call returned.
+ */
+TEST_F(arch, syscall_entry_has_the_arch_table_number_and_exit_the_return)
+{
+	struct ltt_trace t = { 0 };
+	__s64 rets[4];
+	long ppid;
+
+	FILTER_SELF();
+	FILTER_EVENTS("syscall_entry", "syscall_exit");
+	START();
+	ppid = syscall(__NR_getppid);
+	STOP_AND_READ(&t);
+
+	ASSERT_EQ(1, ltt_syscall_returns(&self->s.reg, &t, self->cpu,
+					 __NR_getppid, rets, 4))
+		TH_LOG("syscall_entry records with id __NR_getppid = %d: %s",
+		       __NR_getppid, ltt_err);
+	EXPECT_EQ(ppid, rets[0]);
+	ltt_trace_free(&t);
+}
+
+/*
+ * A failed call's syscall_exit has -errno: MIPS returns errno positive
+ * in v0 and flags the error in a3.
+ */
+TEST_F(arch, failed_syscall_exit_has_minus_errno)
+{
+	struct ltt_trace t = { 0 };
+	__s64 rets[4];
+
+	FILTER_SELF();
+	FILTER_EVENTS("syscall_entry", "syscall_exit");
+	START();
+	ASSERT_EQ(-1, syscall(__NR_close, -1));
+	STOP_AND_READ(&t);
+
+	ASSERT_EQ(1, ltt_syscall_returns(&self->s.reg, &t, self->cpu,
+					 __NR_close, rets, 4))
+		TH_LOG("%s", ltt_err);
+	EXPECT_EQ(-EBADF, rets[0]) TH_LOG("close(-1)");
+	ltt_trace_free(&t);
+}
+
+/*
+ * The decoders read a call's arguments again at its exit: socketpair()
+ * names its first fd from its fourth argument, which MIPS overwrites
+ * with the error flag (a3) on the way out.
+ */
+TEST_F(arch, socketpair_exit_reads_the_fourth_argument)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct ltt_trace t = { 0 };
+	int sv[2];
+
+	FILTER_SELF();
+	FILTER_EVENTS("socket_call");
+	START();
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+	STOP_AND_READ(&t);
+	close(sv[0]);
+	close(sv[1]);
+
+	ASSERT_EQ((size_t)1, t.n) TH_LOG("socket_call records for one socketpair()");
+	EXPECT_EQ(sv[0], FIELD(&t.ev[0], "fd"))
+		TH_LOG("socketpair() made fds %d and %d", sv[0], sv[1]);
+	ltt_trace_free(&t);
+}
+
+/*
+ * old_select() takes one pointer to the five arguments of select(): its
+ * fs_select has the nfds and timeout of that block, not the pointer.
+ */
+TEST_F(arch, old_select_gives_fs_select_with_the_nfds_and_timeout_of_its_block)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct timeval tv = { .tv_sec = 0, .tv_usec = 1234 };
+	struct ltt_trace t = { 0 };
+	struct {
+		unsigned long n;
+		fd_set *inp, *outp, *exp;
+		struct timeval *tvp;
+	} args;
+	fd_set rfds;
+	int p[2];
+
+	if (!select_is_old_select())
+		SKIP(return, "__NR_select is not old_select() here");
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(1, write(p[1], "x", 1));	/* readable: no wait */
+	FD_ZERO(&rfds);
+	FD_SET(p[0], &rfds);
+	args.n = p[0] + 1;
+	args.inp = &rfds;
+	args.outp = NULL;
+	args.exp = NULL;
+	args.tvp = &tv;
+	FILTER_SELF();
+	FILTER_EVENTS("fs_select");
+	START();
+#ifdef __NR_select
+	ASSERT_EQ(1, syscall(__NR_select, &args)) TH_LOG("old_select: %s",
+							 strerror(errno));
+#endif
+	STOP_AND_READ(&t);
+	close(p[0]);
+	close(p[1]);
+
+	ASSERT_EQ((size_t)1, t.n) TH_LOG("fs_select records for one old_select()");
+	EXPECT_EQ((long)args.n, FIELD(&t.ev[0], "nfds"))
+		TH_LOG("old_select() of a block at %p", &args);
+	EXPECT_EQ(1234, FIELD(&t.ev[0], "timeout_us"));
+	ltt_trace_free(&t);
+}
+
+TEST_HARNESS_MAIN
