@@ -177,31 +177,6 @@ TEST_F(arch, failed_syscall_exit_has_minus_errno)
 }
 
 /*
- * The decoders read a call's arguments again at its exit: socketpair()
- * names its first fd from its fourth argument, which MIPS overwrites
- * with the error flag (a3) on the way out.
- */
-TEST_F(arch, socketpair_exit_reads_the_fourth_argument)
-{
-	const struct ltt_registry *reg = &self->s.reg;
-	struct ltt_trace t = { 0 };
-	int sv[2];
-
-	FILTER_SELF();
-	FILTER_EVENTS("socket_call");
-	START();
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
-	STOP_AND_READ(&t);
-	close(sv[0]);
-	close(sv[1]);
-
-	ASSERT_EQ((size_t)1, t.n) TH_LOG("socket_call records for one socketpair()");
-	EXPECT_EQ(sv[0], FIELD(&t.ev[0], "fd"))
-		TH_LOG("socketpair() made fds %d and %d", sv[0], sv[1]);
-	ltt_trace_free(&t);
-}
-
-/*
  * old_select() takes one pointer to the five arguments of select(): its
  * fs_select has the nfds and timeout of that block, not the pointer.
  */

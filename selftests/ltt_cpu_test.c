@@ -38,12 +38,6 @@ FIXTURE_TEARDOWN(cpu)
 
 /* ---- Traps ---- */
 
-/* noipa: not inlined, not cloned, so that its address is where it runs. */
-static __attribute__((noipa)) void touch(char *p)
-{
-	asm volatile("movb $1, (%0)" : : "r" (p) : "memory");
-}
-
 /* Code at @ip lies within the 256 bytes from the start of @fn. */
 static bool ip_in(__u64 ip, const void *fn)
 {
@@ -51,48 +45,9 @@ static bool ip_in(__u64 ip, const void *fn)
 }
 
 /*
- * Touching a fresh anonymous page faults: trap_entry with the page-fault
- * vector and the IP of the touching code, then its trap_exit.
+ * The page fault's trap_entry and trap_exit: ltt_arch_test, on every
+ * architecture.
  */
-TEST_F(cpu, page_fault_gives_trap_entry_14_at_the_touching_code_then_trap_exit)
-{
-	const struct ltt_registry *reg = &self->s.reg;
-	struct ltt_trace t = { 0 };
-	long i, found = -1, n = 0;
-	char *p;
-
-	p = mmap(NULL, ltt_page_size(), PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	FILTER_SELF();
-	FILTER_EVENTS("trap_entry", "trap_exit");
-	START();
-	touch(p);
-	STOP_AND_READ(&t);
-
-	for (i = 0; i < (long)t.n; i++) {
-		if (!IS(&t.ev[i], "trap_entry") ||
-		    !ip_in(FIELD(&t.ev[i], "ip"), touch))
-			continue;
-		n++;
-		found = i;
-		EXPECT_EQ(LTT_X86_TRAP_PF, FIELD(&t.ev[i], "trap"))
-			TH_LOG("trap number of the fault at ip %#llx",
-			       (unsigned long long)FIELD(&t.ev[i], "ip"));
-	}
-	ASSERT_EQ(1, n) TH_LOG("trap_entry records with an ip in touch() at %p (+256): one fault",
-			       touch);
-	for (i = found + 1; i < (long)t.n; i++)
-		if (t.ev[i].cpu == t.ev[found].cpu)
-			break;
-	ASSERT_LT(i, (long)t.n) TH_LOG("no record after the fault's trap_entry on cpu %u",
-				       t.ev[found].cpu);
-	EXPECT_TRUE(IS(&t.ev[i], "trap_exit"))
-		TH_LOG("after the fault's trap_entry, cpu %u has %s, not its trap_exit",
-		       t.ev[i].cpu, reg->ev[t.ev[i].id].name);
-	munmap(p, ltt_page_size());
-	ltt_trace_free(&t);
-}
 
 /* Exceptions a child raises in user mode, each in a function of its own. */
 static char *ro_page;
