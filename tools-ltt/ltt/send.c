@@ -44,16 +44,17 @@ static void sleep_ms(unsigned int ms)
 		;
 }
 
-/* The header of the packet at s->pos, or NULL at the end or on damage. */
-static const struct ltt_packet_header *
-send_peek(const char *dir, const struct send_stream *s, bool *bad)
+/*
+ * The packet at s->pos, its header in host order in *@h (a trace of the
+ * other byte order is sent as it is), or NULL at the end or on damage.
+ */
+static const void *send_peek(const char *dir, const struct send_stream *s,
+			     struct ltt_packet_header *h, bool *bad)
 {
-	const struct ltt_packet_header *h;
-
 	if (s->pos >= s->size)
 		return NULL;
-	h = (const void *)(s->map + s->pos);
-	if (s->size - s->pos < sizeof(*h) || h->magic != LTT_PACKET_MAGIC ||
+	if (s->size - s->pos < sizeof(*h) ||
+	    !relayd_header(s->map + s->pos, h) ||
 	    h->packet_size % 64 || !h->packet_size ||
 	    h->packet_size / 8 > s->size - s->pos) {
 		fprintf(stderr, "ltt send: %s/" LTT_STREAM_FMT ": offset %zu: not a whole packet; the stream ends here\n",
@@ -61,7 +62,7 @@ send_peek(const char *dir, const struct send_stream *s, bool *bad)
 		*bad = true;
 		return NULL;
 	}
-	return h;
+	return s->map + s->pos;
 }
 
 static int send_open_streams(const char *dir, struct send_stream **out,
@@ -151,7 +152,8 @@ int cmd_send(int argc, char **argv)
 	struct relayd_opts ro = { .prog = "ltt send" };
 	struct send_stream *ss = NULL;
 	unsigned int n = 0, i, pace = 0;
-	const struct ltt_packet_header *h;
+	struct ltt_packet_header h, nh = { 0 };
+	const void *pkt;
 	uint64_t end_ts = 0;
 	char *meta, *dir, *base_copy;
 	bool bad = false;
@@ -210,50 +212,55 @@ int cmd_send(int argc, char **argv)
 	 * find every stream there.  The viewer orders the events anyway.
 	 */
 	for (i = 0; i < n; i++) {
-		h = send_peek(dir, &ss[i], &bad);
-		if (!h)
+		pkt = send_peek(dir, &ss[i], &h, &bad);
+		if (!pkt)
 			continue;
-		if (relayd_packet(r, ss[i].cpu, h, h->packet_size / 8)) {
+		if (relayd_packet(r, ss[i].cpu, pkt, h.packet_size / 8)) {
 			bad = true;
 			break;
 		}
-		if (h->timestamp_end > end_ts)
-			end_ts = h->timestamp_end;
-		ss[i].pos += h->packet_size / 8;
+		if (h.timestamp_end > end_ts)
+			end_ts = h.timestamp_end;
+		ss[i].pos += h.packet_size / 8;
 	}
 	for (;;) {
 		struct send_stream *next = NULL;
-		const struct ltt_packet_header *nh = NULL;
+		const void *npkt = NULL;
 
 		/* the packet that starts first goes first */
 		for (i = 0; i < n; i++) {
-			h = send_peek(dir, &ss[i], &bad);
-			if (!h) {
+			pkt = send_peek(dir, &ss[i], &h, &bad);
+			if (!pkt) {
 				ss[i].pos = ss[i].size;
 				continue;
 			}
-			if (!nh || h->timestamp_begin < nh->timestamp_begin) {
+			if (!npkt || h.timestamp_begin < nh.timestamp_begin) {
+				npkt = pkt;
 				nh = h;
 				next = &ss[i];
 			}
 		}
 		if (!next)
 			break;
-		if (relayd_packet(r, next->cpu, nh, nh->packet_size / 8)) {
+		if (relayd_packet(r, next->cpu, npkt, nh.packet_size / 8)) {
 			bad = true;
 			break;
 		}
-		if (nh->timestamp_end > end_ts)
-			end_ts = nh->timestamp_end;
-		next->pos += nh->packet_size / 8;
+		if (nh.timestamp_end > end_ts)
+			end_ts = nh.timestamp_end;
+		next->pos += nh.packet_size / 8;
 		/* no stream has anything before the next packet's start */
-		nh = NULL;
+		npkt = NULL;
 		for (i = 0; i < n; i++) {
-			h = ss[i].pos < ss[i].size ? send_peek(dir, &ss[i], &bad) : NULL;
-			if (h && (!nh || h->timestamp_begin < nh->timestamp_begin))
+			pkt = ss[i].pos < ss[i].size ?
+			      send_peek(dir, &ss[i], &h, &bad) : NULL;
+			if (pkt && (!npkt || h.timestamp_begin < nh.timestamp_begin)) {
+				npkt = pkt;
 				nh = h;
+			}
 		}
-		relayd_idle(r, nh && nh->timestamp_begin ? nh->timestamp_begin - 1 : end_ts);
+		relayd_idle(r, npkt && nh.timestamp_begin ?
+			       nh.timestamp_begin - 1 : end_ts);
 		if (pace)
 			sleep_ms(pace);
 	}

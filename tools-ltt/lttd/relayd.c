@@ -22,6 +22,7 @@
  * after a failure names a new directory, so that nothing relayd wrote
  * is overwritten.
  */
+#include <byteswap.h>
 #include <endian.h>
 #include <errno.h>
 #include <netdb.h>
@@ -661,18 +662,41 @@ static void relayd_unsent(struct relayd *r, const struct ltt_packet_header *h)
 	r->down_events += h->events;
 }
 
+bool relayd_header(const void *pkt, struct ltt_packet_header *h)
+{
+	memcpy(h, pkt, sizeof(*h));
+	if (h->magic == LTT_PACKET_MAGIC)
+		return true;
+	if (h->magic != bswap_32(LTT_PACKET_MAGIC))
+		return false;
+	h->magic = LTT_PACKET_MAGIC;
+	h->stream_id = bswap_32(h->stream_id);
+	h->timestamp_begin = bswap_64(h->timestamp_begin);
+	h->timestamp_end = bswap_64(h->timestamp_end);
+	h->content_size = bswap_64(h->content_size);
+	h->packet_size = bswap_64(h->packet_size);
+	h->packet_seq_num = bswap_64(h->packet_seq_num);
+	h->events_discarded = bswap_64(h->events_discarded);
+	h->cpu_id = bswap_32(h->cpu_id);
+	h->events = bswap_32(h->events);
+	h->pid = (int32_t)bswap_32((uint32_t)h->pid);
+	return true;
+}
+
 int relayd_packet(struct relayd *r, unsigned int cpu, const void *pkt,
 		  size_t size)
 {
-	const struct ltt_packet_header *h = pkt;
 	struct relayd_stream *s = relayd_stream_of(r, cpu);
+	struct ltt_packet_header hc;
+	const struct ltt_packet_header *h = &hc;
 	struct relayd_data_hdr dh;
 	struct iovec iov[2];
 	struct pollfd pfd;
 	char name[32];
 
-	if (!s || size < sizeof(*h) || h->packet_size / 8 != size ||
-	    h->content_size > h->packet_size) {
+	/* A packet as the kernel wrote it, in either byte order (ltt send). */
+	if (!s || size < sizeof(hc) || !relayd_header(pkt, &hc) ||
+	    h->packet_size / 8 != size || h->content_size > h->packet_size) {
 		relayd_say(r, "cpu %u: a packet of %zu bytes that its header does not describe",
 			   cpu, size);
 		return -1;

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct ltt_packet_header;
+
 #define RELAYD_CONTROL_PORT	5342	/* lttng-relayd's defaults */
 #define RELAYD_DATA_PORT	5343
 #define RELAYD_LIVE_PORT	5344
@@ -54,6 +56,12 @@ int relayd_metadata(struct relayd *r, const char *text, size_t len);
  */
 int relayd_packet(struct relayd *r, unsigned int cpu, const void *pkt,
 		  size_t size);
+/*
+ * The header of the packet at @pkt (at least its size of bytes) in
+ * host order, in *@h, from a trace of either byte order; false when its
+ * magic is not LTT_PACKET_MAGIC either way.
+ */
+bool relayd_header(const void *pkt, struct ltt_packet_header *h);
 /*
  * Nothing is coming on any stream before trace time @ts: beacons for
  * the streams that have sent nothing since the last call, so that the
