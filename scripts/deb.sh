@@ -23,6 +23,14 @@
 
 source "$(dirname "$0")/lib.sh"
 
+# The real name of the shared library, libltt.so.MAJOR.MINOR.0, as
+# tools-ltt/install.mk gives it.
+lib_so() {
+	local mk=$LTT_ROOT/tools-ltt/install.mk
+
+	echo "libltt.so.$(sed -n 's/^LIB_MAJOR[ \t]*:=[ \t]*//p' "$mk").$(sed -n 's/^LIB_MINOR[ \t]*:=[ \t]*//p' "$mk").0"
+}
+
 DEB=$LTT_BUILD/deb
 VERSION=$(cat "$LTT_ROOT/tools-ltt/VERSION")
 SUITE=${LTT_DEB_SUITE:-$(. /etc/os-release && echo "$VERSION_CODENAME")}
@@ -209,7 +217,7 @@ test_packages() {
 	as_user "zcat /usr/share/man/man3/libltt.3.gz | awk '/^\\.SH EXAMPLE/ { e = 1 } e && /^\\.EE/ { exit } x { print } e && /^\\.EX/ { x = 1 }' | sed -e 's/\\\\e/\\\\/g' -e 's/\\\\-/-/g' >count.c"
 	out=$(as_user 'cc -std=c11 -Wall -Wextra -Werror -o count count.c $(pkg-config --cflags --libs libltt) 2>&1 && echo built')
 	check "the example of libltt(3) builds" built "$out"
-	check "... linked with the shared library" "$libdir/libltt.so.1.0.0" \
+	check "... linked with the shared library" "$libdir/$(lib_so)" \
 		"$(as_user 'readlink -f "$(ldd ./count | awk '\''$1 == "libltt.so.1" { print $3 }'\'')"')"
 	want="$("$tree_ltt" report "$FIXTURE" | wc -l) events, 0 lost"
 	check "... reads a trace" "$want" "$(as_user './count trace | tail -n 1')"
