@@ -22,13 +22,14 @@ SMP=${LTT_SMP:-2}
 MEM=${LTT_MEM:-2G}
 APPEND="console=ttyS0 panic=-1 oops=panic tsc=reliable ${LTT_APPEND:-}"
 # Boot tracing for ltt_boot_test, which runs first and takes it over: on
-# a full run, or one that lists it.  The process events only: a debug
-# kernel's boot fills 4M per CPU of every event before the test runs.
+# a full run, or one that lists it.  Forks, execs and exits only: a debug
+# kernel's boot fills 4M per CPU of other events (wakeups) before the
+# test runs.
 case " ${LTT_APPEND:-} " in
 *ltt.boot=* | *ltt.script=* | *ltt.shell=*) ;;
-*ltt.run=*ltt_boot_test*) APPEND+=" ltt.boot=events=process,size=4M" ;;
+*ltt.run=*ltt_boot_test*) APPEND+=" ltt.boot=events=process_fork+process_exec+process_exit,size=4M" ;;
 *ltt.run=*) ;;
-*) APPEND+=" ltt.boot=events=process,size=4M" ;;
+*) APPEND+=" ltt.boot=events=process_fork+process_exec+process_exit,size=4M" ;;
 esac
 
 # Kernel log lines that fail a run whatever the tests say.
