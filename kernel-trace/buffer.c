@@ -388,7 +388,12 @@ static void lb_flush_timer(struct timer_list *t)
 	/* A timer migrated off an offline CPU: the stop path flushes. */
 	if (buf->cpu != smp_processor_id())
 		return;
-	lb_switch(buf);
+	/*
+	 * Without a reader a flush would only use the sub-buffers up: the
+	 * boot session, before lttd takes it, keeps its events in them.
+	 */
+	if (READ_ONCE(buf->has_reader))
+		lb_switch(buf);
 	if (READ_ONCE(buf->flushing))
 		mod_timer(t, jiffies + buf->session->flush_jiffies);
 }
