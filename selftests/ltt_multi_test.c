@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "ltt_util.h"
+#include "ltt_workload.h"
 
 /*
  * A child that works on command: 'g' makes @calls getppid() calls, 'f'
@@ -126,20 +126,6 @@ static void open_one(struct __test_metadata *_metadata, struct ltt_session *s,
 		TH_LOG("SET_PIDS: %s", strerror(errno));
 }
 
-/* Stop and read @s whole, its accounting exact and nothing lost. */
-static void stop_and_read(struct __test_metadata *_metadata,
-			  struct ltt_session *s, struct ltt_trace *t)
-{
-	unsigned int c;
-
-	ASSERT_EQ(0, ltt_stop(s->fd)) TH_LOG("STOP: %s", strerror(errno));
-	ASSERT_EQ(0, ltt_read_stopped(s, t)) TH_LOG("%s", ltt_err);
-	ASSERT_EQ(0, ltt_check_accounting(s)) TH_LOG("%s", ltt_err);
-	for (c = 0; c < s->n_cpus; c++)
-		ASSERT_EQ(0ULL, s->st[c].lost)
-			TH_LOG("cpu %u lost events", s->st[c].cpu);
-}
-
 static const char *const syscalls[] = { "syscall_entry", "syscall_exit", NULL };
 static const char *const process[] = { "process_fork", "process_exit", NULL };
 
@@ -171,8 +157,8 @@ TEST(two_sessions_with_their_own_masks_and_pid_filters)
 	ASSERT_EQ(0, worker_do(&wa, 'g'));
 	ASSERT_EQ(0, worker_do(&wb, 'f'));
 	ASSERT_EQ(0, worker_do(&wb, 'g'));
-	stop_and_read(_metadata, &a, &ta);
-	stop_and_read(_metadata, &b, &tb);
+	ltt_stop_and_read(_metadata, &a, &ta);
+	ltt_stop_and_read(_metadata, &b, &tb);
 
 	EXPECT_EQ((size_t)CALLS, getppids(&a.reg, &ta))
 		TH_LOG("a: the getppid() calls of %d", wa.pid);
@@ -220,7 +206,7 @@ TEST(eight_sessions_each_hold_exactly_their_own)
 	for (i = 0; i < EIGHT; i++)
 		ASSERT_EQ(0, worker_do(&w[i], 'g'));
 	for (i = 0; i < EIGHT; i++)
-		stop_and_read(_metadata, &s[i], &t[i]);
+		ltt_stop_and_read(_metadata, &s[i], &t[i]);
 	for (i = 0; i < EIGHT; i++) {
 		EXPECT_EQ((size_t)(10 * (i + 1)), getppids(&s[i].reg, &t[i]))
 			TH_LOG("session %d, on pid %d", i, w[i].pid);
@@ -256,7 +242,7 @@ TEST(closing_one_session_while_others_record_loses_nothing_of_theirs)
 	ltt_session_close(&s[1]);
 	ASSERT_EQ(0, worker_do(&w, 'g'));
 	for (i = 0; i < 3; i += 2) {
-		stop_and_read(_metadata, &s[i], &t[i]);
+		ltt_stop_and_read(_metadata, &s[i], &t[i]);
 		EXPECT_EQ((size_t)(2 * CALLS), getppids(&s[i].reg, &t[i]))
 			TH_LOG("session %d", i);
 		ltt_trace_free(&t[i]);
@@ -292,8 +278,8 @@ TEST(restart_beside_a_recording_session)
 	ASSERT_EQ(0, worker_do(&w, 'g'));
 	ASSERT_EQ(0, ltt_start(b.fd)) TH_LOG("restart: %s", strerror(errno));
 	ASSERT_EQ(0, worker_do(&w, 'g'));
-	stop_and_read(_metadata, &a, &ta);
-	stop_and_read(_metadata, &b, &tb);
+	ltt_stop_and_read(_metadata, &a, &ta);
+	ltt_stop_and_read(_metadata, &b, &tb);
 	EXPECT_EQ((size_t)(3 * CALLS), getppids(&a.reg, &ta));
 	EXPECT_EQ((size_t)(2 * CALLS), getppids(&b.reg, &tb))
 		TH_LOG("b: before its STOP and after its restart");
