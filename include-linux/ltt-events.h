@@ -65,8 +65,9 @@ LTT_EVENT(tasklet_hi_action,
 
 /*
  * more of process life: kernel thread creation (pid, start function),
- * wait (pid waited on, -1 for any), signal (number and target pid),
- * wakeup (pid and the state it leaves)
+ * wait (pid waited on, -1 for any), signal (number, target pid and
+ * si_code: SI_USER or SI_TKILL from a process, SI_KERNEL, SI_TIMER, or a
+ * fault's code), wakeup (pid and the state it leaves)
  */
 LTT_EVENT(process_kthread,
 	  LTT_FIELD(s32, pid);
@@ -75,18 +76,26 @@ LTT_EVENT(process_wait,
 	  LTT_FIELD(s32, pid);)
 LTT_EVENT(process_signal,
 	  LTT_FIELD(u8, sig);
-	  LTT_FIELD(s32, pid);)
+	  LTT_FIELD(s32, pid);
+	  LTT_FIELD(s32, code);)
 LTT_EVENT(process_wakeup,
 	  LTT_FIELD(s32, pid);
 	  LTT_FIELD(u16, state);)
 
 /*
- * file system: derived from system calls, with the fd and byte counts
- * they return; a name longer than the record holds is cut and marked
- * by trunc = 1.  Buffer waits: waiting for a buffer's I/O.
+ * file system: opens where the VFS makes them, any ABI: the fd (or
+ * -errno), the open flags, the file's device (new_encode_dev()) and
+ * inode, and its path as the kernel resolved it (the name given when
+ * the open failed); a name longer than the record holds is cut and
+ * marked by trunc = 1.  The rest is derived from the system calls, with
+ * the fd and byte counts they return.  Buffer waits: waiting for a
+ * buffer's I/O.
  */
 LTT_EVENT_STR(fs_open,
 	      LTT_FIELD(s32, fd);
+	      LTT_FIELD(u32, flags);
+	      LTT_FIELD(u32, dev);
+	      LTT_FIELD(u64, ino);
 	      LTT_FIELD(u8, trunc);
 	      LTT_STRING(filename);)
 LTT_EVENT(fs_close,
@@ -203,3 +212,62 @@ LTT_EVENT(syscall_entry_compat,
 	  LTT_FIELD(u16, id);
 	  LTT_FIELD(u8, abi);
 	  LTT_FIELD(u64, ip);)
+
+/*
+ * file-system changes, recorded where the VFS makes them, any ABI: ret
+ * is 0 or -errno; names are absolute paths as the kernel resolved them
+ * (the parent directory's path and the last component as given), cut
+ * at 255 bytes.  A rename, link or symlink is followed, on the same CPU,
+ * by an fs_newname with the name it made; a symlink's oldname is its
+ * text, as given.  chown's ids are those asked for (-1: unchanged).
+ */
+LTT_EVENT_STR(fs_rename,
+	      LTT_FIELD(s32, ret);
+	      LTT_FIELD(u32, flags);
+	      LTT_STRING(oldname);)
+LTT_EVENT_STR(fs_newname,
+	      LTT_STRING(newname);)
+LTT_EVENT_STR(fs_unlink,
+	      LTT_FIELD(s32, ret);
+	      LTT_STRING(name);)
+LTT_EVENT_STR(fs_rmdir,
+	      LTT_FIELD(s32, ret);
+	      LTT_STRING(name);)
+LTT_EVENT_STR(fs_mkdir,
+	      LTT_FIELD(s32, ret);
+	      LTT_FIELD(u16, mode);
+	      LTT_STRING(name);)
+LTT_EVENT_STR(fs_link,
+	      LTT_FIELD(s32, ret);
+	      LTT_STRING(oldname);)
+LTT_EVENT_STR(fs_symlink,
+	      LTT_FIELD(s32, ret);
+	      LTT_STRING(oldname);)
+LTT_EVENT_STR(fs_truncate,
+	      LTT_FIELD(s32, ret);
+	      LTT_FIELD(s64, length);
+	      LTT_STRING(name);)
+LTT_EVENT_STR(fs_chmod,
+	      LTT_FIELD(s32, ret);
+	      LTT_FIELD(u16, mode);
+	      LTT_STRING(name);)
+LTT_EVENT_STR(fs_chown,
+	      LTT_FIELD(s32, ret);
+	      LTT_FIELD(s32, uid);
+	      LTT_FIELD(s32, gid);
+	      LTT_STRING(name);)
+
+/*
+ * a descriptor duplicated (dup, dup2, dup3, fcntl F_DUPFD): newfd is the
+ * new one or -errno, cloexec its close-on-exec flag
+ */
+LTT_EVENT(fs_dup,
+	  LTT_FIELD(s32, oldfd);
+	  LTT_FIELD(s32, newfd);
+	  LTT_FIELD(u8, cloexec);)
+
+/* a shared writable mapping of a file: its fd, length and path */
+LTT_EVENT_STR(fs_mmap_write,
+	      LTT_FIELD(s32, fd);
+	      LTT_FIELD(u64, len);
+	      LTT_STRING(name);)
