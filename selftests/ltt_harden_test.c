@@ -113,6 +113,7 @@ TEST(close_racing_start_leaves_nothing_recording)
 struct logger {
 	pthread_t thread;
 	int event_fd;
+	unsigned int pause_us;	/* between events, 0: none */
 	long logged;
 	int err;
 };
@@ -137,6 +138,8 @@ static void *log_loop(void *arg)
 			break;
 		}
 		l->logged++;
+		if (l->pause_us)
+			usleep(l->pause_us);
 	}
 	return NULL;
 }
@@ -851,6 +854,116 @@ TEST(user_custom_types_are_counted_per_uid)
 		TH_LOG("15: nobody's type shared, 16: others' quota used");
 	close(rootfd);
 	ltt_session_close(&s);
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The field "v" of the records of @t, all of event @id, sorted (the
+ * logger may move between CPUs), into *@out (malloc'd): 0, or -1.
+ */
+static int sorted_values(const struct ltt_registry *reg,
+			 const struct ltt_trace *t, long id, long **out)
+{
+	size_t i;
+
+	*out = malloc((t->n + 1) * sizeof(**out));
+	if (!*out)
+		return -1;
+	for (i = 0; i < t->n; i++) {
+		if ((long)t->ev[i].id != id) {
+			free(*out);
+			return ltt_fail("record %zu: event %u", i, t->ev[i].id);
+		}
+		(*out)[i] = ltt_ev_field(reg, &t->ev[i], "v");
+	}
+	qsort(*out, t->n, sizeof(**out), cmp_long);
+	return 0;
+}
+
+/*
+ * A second session starts and stops forty times while one logger writes
+ * custom events, one every 200 us, with a widened window between taking
+ * a session and writing to it (log_delay_us): the session that records throughout
+ * holds every event, in order; each round of the other holds whole
+ * records of an unbroken run of them.
+ */
+TEST(start_and_stop_racing_a_writer_keep_every_session_whole)
+{
+	struct ltt_field_info f = {
+		.name = "v", .type = LTT_FIELD_UNSIGNED, .size = 4,
+	};
+	struct ltt_event_create ec = { .n_fields = 1 };
+	const char *const only[] = { ec.name, NULL };
+	struct ltt_trace ta = { 0 }, tb = { 0 };
+	struct logger l = { .pause_us = 200 };
+	struct ltt_session a, b;
+	long id, got = 0, *v;
+	int round;
+	size_t i;
+
+	if (no_knobs())
+		SKIP(return, KNOB("") ": %s (CONFIG_LTT_SELFTEST?)",
+		     strerror(errno));
+	if (!ltt_setup(_metadata, &a, &ltt_create_big, true))
+		return;
+	if (!ltt_setup(_metadata, &b, NULL, true))
+		return;
+	snprintf(ec.name, sizeof(ec.name), "ltt_test_start_race");
+	ec.fields[0] = f;
+	l.event_fd = ltt(LTT_CMD_EVENT_CREATE, &ec, sizeof(ec));
+	ASSERT_LE(0, l.event_fd) TH_LOG("EVENT_CREATE: %s", strerror(errno));
+	ltt_registry_free(&a.reg);
+	ASSERT_EQ(0, ltt_registry_load(&a.reg)) TH_LOG("%s", ltt_err);
+	ltt_registry_free(&b.reg);
+	ASSERT_EQ(0, ltt_registry_load(&b.reg)) TH_LOG("%s", ltt_err);
+	id = ltt_event_id(&a.reg, ec.name);
+	ASSERT_LE(0, id);
+	ASSERT_EQ(0, ltt_set_events(&a, only)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_set_events(&b, only)) TH_LOG("%s", ltt_err);
+	SET_KNOB("log_delay_us", "300");
+	ltt_start_or_fail(_metadata, a.fd);
+	loggers_stop = 0;
+	ASSERT_EQ(0, pthread_create(&l.thread, NULL, log_loop, &l));
+	for (round = 0; round < 40; round++) {
+		ltt_start_or_fail(_metadata, b.fd);
+		usleep(3000);
+		ltt_stop_and_read(_metadata, &b, &tb);
+		ASSERT_EQ(0, sorted_values(&b.reg, &tb, id, &v));
+		for (i = 1; i < tb.n; i++)
+			EXPECT_EQ(v[i - 1] + 1, v[i])
+				TH_LOG("round %d: %ld after %ld", round, v[i],
+				       v[i - 1]);
+		free(v);
+		got += tb.n;
+		ltt_trace_free(&tb);
+	}
+	__atomic_store_n(&loggers_stop, 1, __ATOMIC_RELAXED);
+	ASSERT_EQ(0, pthread_join(l.thread, NULL));
+	CLEAR_KNOB("log_delay_us");
+	EXPECT_EQ(0, l.err) TH_LOG("EVENT_LOG: %s", strerror(l.err));
+	ltt_stop_and_read(_metadata, &a, &ta);
+	ASSERT_EQ((size_t)l.logged, ta.n)
+		TH_LOG("the session recording throughout: every event logged");
+	ASSERT_EQ(0, sorted_values(&a.reg, &ta, id, &v));
+	for (i = 0; i < ta.n; i++)
+		if (v[i] != (long)i + 1) {
+			EXPECT_EQ((long)i + 1, v[i]) TH_LOG("an event missing");
+			break;
+		}
+	free(v);
+	EXPECT_LT(0, got) TH_LOG("the restarted session never saw an event");
+	TH_LOG("%ld events logged, %ld in 40 rounds of the second session",
+	       l.logged, got);
+	ltt_trace_free(&ta);
+	close(l.event_fd);
+	ltt_session_close(&a);
+	ltt_session_close(&b);
 }
 
 TEST_HARNESS_MAIN

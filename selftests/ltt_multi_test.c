@@ -291,4 +291,59 @@ out:
 	worker_end(&w);
 }
 
+/*
+ * Two sessions, each on its own worker pinned to CPU 1, and CPU 1 goes
+ * offline between two rounds of calls and comes back before a third:
+ * each trace holds its worker's calls of all three rounds, exactly,
+ * with nothing lost and every CPU's accounting whole.
+ */
+TEST(a_cpu_going_away_under_two_sessions_loses_nothing)
+{
+	struct ltt_session a, b;
+	struct ltt_trace ta = { 0 }, tb = { 0 };
+	struct worker wa = { 0 }, wb = { 0 };
+	cpu_set_t one;
+	int round;
+
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "no CPU 1 that may go offline");
+	if (ltt_session_open(&a, NULL) == LTT_UNAVAILABLE)
+		SKIP(return, "%s", ltt_err);
+	ltt_session_close(&a);
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, worker_start(&wa, CALLS));
+	ASSERT_EQ(0, worker_start(&wb, CALLS));
+	open_one(_metadata, &a, wa.pid, syscalls);
+	open_one(_metadata, &b, wb.pid, syscalls);
+	ASSERT_EQ(0, ltt_start(a.fd)) TH_LOG("START a: %s", strerror(errno));
+	ASSERT_EQ(0, ltt_start(b.fd)) TH_LOG("START b: %s", strerror(errno));
+	for (round = 0; round < 3; round++) {
+		if (round == 1)
+			ASSERT_EQ(0, ltt_set_cpu_online(1, false))
+				TH_LOG("CPU 1 offline: %s", strerror(errno));
+		if (round == 2)
+			ASSERT_EQ(0, ltt_set_cpu_online(1, true))
+				TH_LOG("CPU 1 online: %s", strerror(errno));
+		ASSERT_EQ(0, worker_do(&wa, 'g'));
+		ASSERT_EQ(0, worker_do(&wb, 'g'));
+	}
+	ltt_stop_and_read(_metadata, &a, &ta);
+	ltt_stop_and_read(_metadata, &b, &tb);
+
+	EXPECT_EQ((size_t)3 * CALLS, getppids(&a.reg, &ta))
+		TH_LOG("a: the calls of %d, before, while and after CPU 1 was away",
+		       wa.pid);
+	EXPECT_EQ((size_t)3 * CALLS, getppids(&b.reg, &tb))
+		TH_LOG("b: the calls of %d", wb.pid);
+	ltt_trace_free(&ta);
+	ltt_trace_free(&tb);
+	ltt_session_close(&a);
+	ltt_session_close(&b);
+	worker_end(&wa);
+	worker_end(&wb);
+	ltt_set_cpu_online(1, true);
+}
+
 TEST_HARNESS_MAIN
