@@ -26,6 +26,10 @@
 
 #define FX_CLOCK_OFFSET		1764460800000000000LL	/* 2025-11-30 00:00 UTC */
 #define FX_T0			1000000000ULL		/* 1 s of uptime */
+#define FX_DEV			0x801			/* fs_open's dev: sda1 */
+/* signals' si_code */
+#define FX_SI_USER		0
+#define FX_CLD_EXITED		1
 
 #define FX_GETPPID		200	/* calls, 500 ns each, by 101 */
 #define FX_GETPPID_NS		500
