@@ -226,6 +226,7 @@ static const struct {
 	{ "culprits", make_culprits },
 	{ "culprits-plain", make_culprits_plain },
 	{ "strings", fx_make_strings },
+	{ "fschanges", fx_make_fschanges },
 };
 
 int main(int argc, char **argv)
