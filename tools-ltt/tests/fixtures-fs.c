@@ -119,7 +119,7 @@ static int do_two_names(struct story *s, int nr, const char *event,
 		EV(s, event, oldname, ret, 0);
 	else
 		EV(s, event, oldname, ret);
-	EV(s, "fs_newname", newname);
+	EV(s, "fs_newname", newname, ret);
 	return sys_exit(s, ret);
 }
 
@@ -299,7 +299,7 @@ static int story_unlinked(struct story *s)
 static int story_killed(struct story *s)
 {
 	/* an fs_newname with no event before it */
-	EV(s, "fs_newname", "/nowhere");
+	EV(s, "fs_newname", "/nowhere", 0);
 	/* kill(), tgkill(), pidfd_send_signal() */
 	if (run(s, FX_FS_KILLER, "/bin/kill") ||
 	    do_signal(s, NR_KILL, 15, FX_FS_VICTIM1, 0) ||
