@@ -203,8 +203,10 @@ static int culprits_cpu0(struct fx_writer *w, bool custom)
 	CALL(0, t + 7000, 3, 0, EV(0, t + 7500, "fs_close", 4));
 	EV(0, t + 9000, "sched_change", FX_RM, FX_REWRITER, 1);
 	EV_STR(0, t + 10000, "process_exec", "/bin/rm", FX_RM);
-	CALL(0, t + 11000, 87, 0,
-	     if (custom) EV_STR(0, t + 11500, "unlink", FX_VICTIM));
+	CALL(0, t + 11000, 87, 0, if (custom) {
+		EV_STR(0, t + 11500, "unlink", FX_VICTIM);
+		EV_STR(0, t + 11600, "fs_unlink", FX_VICTIM, 0);
+	});
 	return 0;
 }
 
@@ -223,6 +225,9 @@ static int culprits_cpu1(struct fx_writer *w, bool custom)
 			EV(1, t + 8200, "kill", 15, FX_SLEEPER, FX_KILLER);
 		EV(1, t + 8300, "process_signal", 15, FX_SLEEPER, FX_SI_USER);
 	});
+	EV(1, t + 12000, "sched_change", FX_SLEEPER, FX_KILLER, 1);
+	EV(1, t + 12500, "process_exit", FX_SLEEPER, 15);
+	EV(1, t + 12900, "sched_change", FX_KILLER, FX_SLEEPER, 0x80);
 	EV(1, t + 13000, "sched_change", FX_UNLINKER, FX_KILLER, 1);
 	EV_STR(1, t + 13500, "process_exec", "/usr/bin/unlinker", FX_UNLINKER);
 	CALL(1, t + 14000, 263, 0,

@@ -15,8 +15,10 @@
  *	    rewriter (300) opens FX_WATCHED and writes to it (and to its
  *	    stdout), then rm (302) unlinks FX_VICTIM.  cpu1: killer (303)
  *	    sends SIGCHLD, then SIGTERM, to sleep (304); unlinker (305)
- *	    unlinks another file.  With the sample modules' custom events
- *	    "unlink" and "kill"; culprits-plain: the same without them.
+ *	    unlinks another file; sleep exits, killed by SIGTERM.  With the
+ *	    sample modules' custom events "unlink" and "kill", and rm's
+ *	    fs_unlink; culprits-plain: the same without any of them (no
+ *	    event names what was unlinked).
  */
 #ifndef LTT_TESTS_FIXTURES_H
 #define LTT_TESTS_FIXTURES_H

@@ -139,6 +139,16 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(watch_lost_sees_every_range),			\
 	cmocka_unit_test(watch_helpers)
 
+#define TESTS_DETECTORS							\
+	cmocka_unit_test(detect_who_modified_names_every_way),		\
+	cmocka_unit_test(detect_who_modified_by_a_name_as_given),	\
+	cmocka_unit_test(detect_who_modified_on_an_older_trace),	\
+	cmocka_unit_test(detect_who_unlinked_every_way),		\
+	cmocka_unit_test(detect_who_unlinked_with_and_without_names),	\
+	cmocka_unit_test(detect_who_killed_every_sender),		\
+	cmocka_unit_test(detect_who_touched_summary),			\
+	cmocka_unit_test(detect_files_follow_dup_fork_exec)
+
 #define TESTS_TIMELINE							\
 	cmocka_unit_test(timeline_pairs_syscalls_of_the_basic_fixture), \
 	cmocka_unit_test(timeline_slices_are_sorted_and_nested),	\
@@ -236,6 +246,14 @@ DECLARE(watch_builtins_are_not_callbacks);
 DECLARE(watch_any_event_gets_the_events_without_a_callback);
 DECLARE(watch_lost_sees_every_range);
 DECLARE(watch_helpers);
+DECLARE(detect_who_modified_names_every_way);
+DECLARE(detect_who_modified_by_a_name_as_given);
+DECLARE(detect_who_modified_on_an_older_trace);
+DECLARE(detect_who_unlinked_every_way);
+DECLARE(detect_who_unlinked_with_and_without_names);
+DECLARE(detect_who_killed_every_sender);
+DECLARE(detect_who_touched_summary);
+DECLARE(detect_files_follow_dup_fork_exec);
 DECLARE(timeline_pairs_syscalls_of_the_basic_fixture);
 DECLARE(timeline_slices_are_sorted_and_nested);
 DECLARE(timeline_cpu_time_matches_stats);
