@@ -260,7 +260,9 @@ LTT_EVENT_STR(fs_chown,
 
 /*
  * a descriptor duplicated (dup, dup2, dup3, fcntl F_DUPFD): newfd is the
- * new one or -errno, cloexec its close-on-exec flag
+ * new one, or -errno when the table could not take it (a call refused
+ * before, for a bad fd or flags, is not recorded); cloexec its
+ * close-on-exec flag
  */
 LTT_EVENT(fs_dup,
 	  LTT_FIELD(s32, oldfd);

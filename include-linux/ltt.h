@@ -259,4 +259,142 @@ static __always_inline void ltt_swap_out(unsigned long pfn)
 	}
 }
 
+/*
+ * The file system, where the VFS opens files and changes names and
+ * attributes: any ABI, and the paths the kernel resolved.  @ret is what
+ * the operation returns (0 or -errno; @file an ERR_PTR when the open
+ * failed, @name what was asked for).
+ */
+struct file;
+struct path;
+struct qstr;
+
+void __ltt_fs_open(int fd, unsigned int flags, const char *name,
+		   struct file *file);
+void __ltt_fs_rename(const struct path *old_dir, const struct qstr *old_last,
+		     const struct path *new_dir, const struct qstr *new_last,
+		     unsigned int flags, int ret);
+void __ltt_fs_unlink(const struct path *dir, const struct qstr *last,
+		     bool rmdir, int ret);
+void __ltt_fs_mkdir(const struct path *dir, const struct qstr *last,
+		    umode_t mode, int ret);
+void __ltt_fs_link(const struct path *old, const struct path *new_dir,
+		   const struct qstr *new_last, int ret);
+void __ltt_fs_symlink(const char *text, const struct path *dir,
+		      const struct qstr *last, int ret);
+void __ltt_fs_truncate(const struct path *path, loff_t length, int ret);
+void __ltt_fs_chmod(const struct path *path, umode_t mode, int ret);
+void __ltt_fs_chown(const struct path *path, uid_t user, gid_t group,
+		    int ret);
+void __ltt_fs_dup(unsigned int oldfd, int newfd, bool cloexec);
+void __ltt_fs_mmap(struct file *file, unsigned long fd, unsigned long len,
+		   unsigned long prot, unsigned long flags, unsigned long ret);
+void __ltt_fs_transfer(int in_fd, int out_fd, ssize_t ret);
+
+/* An open, from do_sys_openat2(): before the fd is installed. */
+static __always_inline void ltt_fs_open(int fd, unsigned int flags,
+					const char *name, struct file *file)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_open(fd, flags, name, file);
+}
+
+/* rename, renameat, renameat2: the parents and the last components. */
+static __always_inline void ltt_fs_rename(const struct path *old_dir,
+					  const struct qstr *old_last,
+					  const struct path *new_dir,
+					  const struct qstr *new_last,
+					  unsigned int flags, int ret)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_rename(old_dir, old_last, new_dir, new_last, flags,
+				ret);
+}
+
+static __always_inline void ltt_fs_unlink(const struct path *dir,
+					  const struct qstr *last, int ret)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_unlink(dir, last, false, ret);
+}
+
+static __always_inline void ltt_fs_rmdir(const struct path *dir,
+					 const struct qstr *last, int ret)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_unlink(dir, last, true, ret);
+}
+
+static __always_inline void ltt_fs_mkdir(const struct path *dir,
+					 const struct qstr *last,
+					 umode_t mode, int ret)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_mkdir(dir, last, mode, ret);
+}
+
+/* A hard link to @old, made as @new_last in @new_dir. */
+static __always_inline void ltt_fs_link(const struct path *old,
+					const struct path *new_dir,
+					const struct qstr *new_last, int ret)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_link(old, new_dir, new_last, ret);
+}
+
+/* A symbolic link holding @text, made as @last in @dir. */
+static __always_inline void ltt_fs_symlink(const char *text,
+					   const struct path *dir,
+					   const struct qstr *last, int ret)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_symlink(text, dir, last, ret);
+}
+
+static __always_inline void ltt_fs_truncate(const struct path *path,
+					    loff_t length, int ret)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_truncate(path, length, ret);
+}
+
+static __always_inline void ltt_fs_chmod(const struct path *path,
+					 umode_t mode, int ret)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_chmod(path, mode, ret);
+}
+
+static __always_inline void ltt_fs_chown(const struct path *path,
+					 uid_t user, gid_t group, int ret)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_chown(path, user, group, ret);
+}
+
+/* dup, dup2, dup3, fcntl F_DUPFD: @newfd is the new fd or -errno. */
+static __always_inline void ltt_fs_dup(unsigned int oldfd, int newfd,
+				       bool cloexec)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_dup(oldfd, newfd, cloexec);
+}
+
+/* mmap of every ABI, from ksys_mmap_pgoff(): @ret the address or -errno. */
+static __always_inline void ltt_fs_mmap(struct file *file, unsigned long fd,
+					unsigned long len, unsigned long prot,
+					unsigned long flags, unsigned long ret)
+{
+	if (ltt_hooks_enabled() && file)
+		__ltt_fs_mmap(file, fd, len, prot, flags, ret);
+}
+
+/* sendfile, splice, copy_file_range: @ret bytes from @in_fd to @out_fd. */
+static __always_inline void ltt_fs_transfer(int in_fd, int out_fd,
+					    ssize_t ret)
+{
+	if (ltt_hooks_enabled())
+		__ltt_fs_transfer(in_fd, out_fd, ret);
+}
+
 #endif /* _LINUX_LTT_H */

@@ -163,7 +163,7 @@ void ltt_write_custom(unsigned int id, bool user, const void *data,
 		      unsigned int size);
 void ltt_write_sched_change(struct task_struct *prev,
 			    struct task_struct *next, unsigned int state);
-void ltt_write_signal(int sig, struct task_struct *target);
+void ltt_write_signal(int sig, int code, struct task_struct *target);
 int ltt_recording_add(struct ltt_session *s);
 void ltt_recording_del(struct ltt_session *s);
 

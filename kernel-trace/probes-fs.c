@@ -1,66 +1,283 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * LTT file-system events, derived from the system calls that make them:
- * the fd and byte counts are what the calls return, the file name what
- * open() was given.  select() and poll() are recorded at entry, with the
- * timeout asked for (the kernel rewrites it with the time left).  Only
- * native system calls are decoded, not compat ones.
+ * LTT file-system events.  Opens and the calls that change names and
+ * attributes are hooked where the VFS makes them (<linux/ltt.h>), so that
+ * every ABI is seen and the names are the paths the kernel resolved, not
+ * strings that user space may rewrite under us.  Reads, writes, seeks,
+ * ioctls, select() and poll() are derived from the native system calls:
+ * the fd and byte counts are what the calls return; select() and poll()
+ * are recorded at entry, with the timeout asked for (the kernel rewrites
+ * it with the time left).
  *
  * Buffer waits have no tracepoint and are direct hooks (<linux/ltt.h>).
  */
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/kdev_t.h>
+#include <linux/mman.h>
+#include <linux/path.h>
 #include <linux/poll.h>
+#include <linux/time32.h>
 #include <linux/time64.h>
 #include <linux/uaccess.h>
 #include <asm/unistd.h>
 
 #include "internal.h"
 
-static void ltt_fs_open(long ret, const char __user *uname)
+/*
+ * The absolute path of @path into @buf, LTT_STRING_MAX bytes, followed by
+ * "/" and @last when there is one: the name of an entry of directory
+ * @path as the kernel resolved it, cut to fit.  Returns @buf.
+ */
+static char *ltt_path_name(char *buf, const struct path *path,
+			   const struct qstr *last)
 {
-	struct ltt_rec_fs_open rec = { .fd = ret };
-	char name[LTT_STRING_MAX];
-	long len;
+	size_t len, n;
+	char *p;
+
+	p = d_path(path, buf, LTT_STRING_MAX);
+	if (IS_ERR(p)) {
+		strscpy(buf, "?", LTT_STRING_MAX);
+		len = 1;
+	} else {
+		len = strlen(p);
+		memmove(buf, p, len + 1);
+	}
+	if (!last)
+		return buf;
+	if (buf[len - 1] != '/' && len < LTT_STRING_MAX - 1)
+		buf[len++] = '/';
+	n = min_t(size_t, last->len, LTT_STRING_MAX - 1 - len);
+	memcpy(buf + len, last->name, n);
+	buf[len + n] = '\0';
+	return buf;
+}
+
+void __ltt_fs_open(int fd, unsigned int flags, const char *name,
+		   struct file *file)
+{
+	struct ltt_rec_fs_open rec = { .fd = fd, .flags = flags };
+	char buf[LTT_STRING_MAX], *p = ERR_PTR(-ENOENT);
+	struct inode *inode;
 
 	if (!ltt_event_enabled(LTT_EV_fs_open))
 		return;
-	len = strncpy_from_user_nofault(name, uname, sizeof(name));
-	if (len < 0)
-		strscpy(name, "?");
-	/* A name that fills the buffer may still end right there. */
-	rec.trunc = len == sizeof(name) &&
-		    strnlen_user_nofault(uname, sizeof(name) + 1) > sizeof(name);
+	if (!IS_ERR(file)) {
+		inode = file_inode(file);
+		rec.dev = new_encode_dev(inode->i_sb->s_dev);
+		rec.ino = inode->i_ino;
+		p = d_path(&file->f_path, buf, sizeof(buf));
+		if (!IS_ERR(p))
+			name = p;
+	} else {
+		rec.fd = PTR_ERR(file);
+	}
+	/* Else the name asked for: the open failed, or its path is too long. */
+	if (IS_ERR(p))
+		rec.trunc = PTR_ERR(p) == -ENAMETOOLONG ||
+			    strnlen(name, LTT_STRING_MAX) == LTT_STRING_MAX;
 	ltt_log_fs_open(&rec, name);
 }
 
+/* Is event @id, or the fs_newname that follows it, recorded now? */
+static bool ltt_fs_names_enabled(unsigned int id)
+{
+	return ltt_event_enabled(id) || ltt_event_enabled(LTT_EV_fs_newname);
+}
+
 /*
- * A struct timeval or timespec timeout from user space, in us; -1: none
- * (or unreadable).  Huge ones saturate at S64_MAX.
+ * An event of @id, @rec of @len bytes naming @name, and the fs_newname
+ * @newname after it on the same CPU.
  */
-static s64 ltt_user_timeout_us(const void __user *ut, bool timespec)
+static void ltt_fs_log_two_names(unsigned int id, const void *rec,
+				 unsigned int len, int ret, const char *name,
+				 const char *newname)
+{
+	struct ltt_rec_fs_newname nrec = { .ret = ret };
+
+	guard(preempt)();
+	ltt_write(id, rec, len, name);
+	ltt_log_fs_newname(&nrec, newname);
+}
+
+noinline_for_stack
+void __ltt_fs_rename(const struct path *old_dir, const struct qstr *old_last,
+		     const struct path *new_dir, const struct qstr *new_last,
+		     unsigned int flags, int ret)
+{
+	struct ltt_rec_fs_rename rec = { .ret = ret, .flags = flags };
+	char old[LTT_STRING_MAX], new[LTT_STRING_MAX];
+
+	if (!ltt_fs_names_enabled(LTT_EV_fs_rename))
+		return;
+	ltt_path_name(old, old_dir, old_last);
+	ltt_path_name(new, new_dir, new_last);
+	ltt_fs_log_two_names(LTT_EV_fs_rename, &rec, sizeof(rec), ret, old,
+			     new);
+}
+
+noinline_for_stack
+void __ltt_fs_link(const struct path *old, const struct path *new_dir,
+		   const struct qstr *new_last, int ret)
+{
+	struct ltt_rec_fs_link rec = { .ret = ret };
+	char oldname[LTT_STRING_MAX], new[LTT_STRING_MAX];
+
+	if (!ltt_fs_names_enabled(LTT_EV_fs_link))
+		return;
+	ltt_path_name(oldname, old, NULL);
+	ltt_path_name(new, new_dir, new_last);
+	ltt_fs_log_two_names(LTT_EV_fs_link, &rec, sizeof(rec), ret, oldname,
+			     new);
+}
+
+noinline_for_stack
+void __ltt_fs_symlink(const char *text, const struct path *dir,
+		      const struct qstr *last, int ret)
+{
+	struct ltt_rec_fs_symlink rec = { .ret = ret };
+	char new[LTT_STRING_MAX];
+
+	if (!ltt_fs_names_enabled(LTT_EV_fs_symlink))
+		return;
+	ltt_path_name(new, dir, last);
+	ltt_fs_log_two_names(LTT_EV_fs_symlink, &rec, sizeof(rec), ret, text,
+			     new);
+}
+
+void __ltt_fs_unlink(const struct path *dir, const struct qstr *last,
+		     bool rmdir, int ret)
+{
+	char name[LTT_STRING_MAX];
+
+	if (rmdir) {
+		struct ltt_rec_fs_rmdir rec = { .ret = ret };
+
+		if (!ltt_event_enabled(LTT_EV_fs_rmdir))
+			return;
+		ltt_log_fs_rmdir(&rec, ltt_path_name(name, dir, last));
+	} else {
+		struct ltt_rec_fs_unlink rec = { .ret = ret };
+
+		if (!ltt_event_enabled(LTT_EV_fs_unlink))
+			return;
+		ltt_log_fs_unlink(&rec, ltt_path_name(name, dir, last));
+	}
+}
+
+void __ltt_fs_mkdir(const struct path *dir, const struct qstr *last,
+		    umode_t mode, int ret)
+{
+	struct ltt_rec_fs_mkdir rec = { .ret = ret, .mode = mode };
+	char name[LTT_STRING_MAX];
+
+	if (ltt_event_enabled(LTT_EV_fs_mkdir))
+		ltt_log_fs_mkdir(&rec, ltt_path_name(name, dir, last));
+}
+
+void __ltt_fs_truncate(const struct path *path, loff_t length, int ret)
+{
+	struct ltt_rec_fs_truncate rec = { .ret = ret, .length = length };
+	char name[LTT_STRING_MAX];
+
+	if (ltt_event_enabled(LTT_EV_fs_truncate))
+		ltt_log_fs_truncate(&rec, ltt_path_name(name, path, NULL));
+}
+
+void __ltt_fs_chmod(const struct path *path, umode_t mode, int ret)
+{
+	struct ltt_rec_fs_chmod rec = { .ret = ret, .mode = mode };
+	char name[LTT_STRING_MAX];
+
+	if (ltt_event_enabled(LTT_EV_fs_chmod))
+		ltt_log_fs_chmod(&rec, ltt_path_name(name, path, NULL));
+}
+
+void __ltt_fs_chown(const struct path *path, uid_t user, gid_t group,
+		    int ret)
+{
+	struct ltt_rec_fs_chown rec = {
+		.ret = ret,
+		.uid = user,
+		.gid = group,
+	};
+	char name[LTT_STRING_MAX];
+
+	if (ltt_event_enabled(LTT_EV_fs_chown))
+		ltt_log_fs_chown(&rec, ltt_path_name(name, path, NULL));
+}
+
+void __ltt_fs_dup(unsigned int oldfd, int newfd, bool cloexec)
+{
+	struct ltt_rec_fs_dup rec = {
+		.oldfd = oldfd,
+		.newfd = newfd,
+		.cloexec = cloexec,
+	};
+
+	ltt_log_fs_dup(&rec);
+}
+
+void __ltt_fs_mmap(struct file *file, unsigned long fd, unsigned long len,
+		   unsigned long prot, unsigned long flags, unsigned long ret)
+{
+	struct ltt_rec_fs_mmap_write rec = { .fd = fd, .len = len };
+	unsigned long type = flags & MAP_TYPE;
+	char name[LTT_STRING_MAX];
+
+	if (IS_ERR_VALUE(ret) || !(prot & PROT_WRITE) ||
+	    (flags & MAP_ANONYMOUS) ||
+	    (type != MAP_SHARED && type != MAP_SHARED_VALIDATE))
+		return;
+	if (ltt_event_enabled(LTT_EV_fs_mmap_write))
+		ltt_log_fs_mmap_write(&rec,
+				      ltt_path_name(name, &file->f_path, NULL));
+}
+
+/* The timeout structs that select() and poll() calls take. */
+enum ltt_timeout {
+	LTT_TIMEVAL,		/* struct __kernel_old_timeval */
+	LTT_TIMESPEC,		/* struct __kernel_timespec, 64-bit time */
+	LTT_TIMESPEC32,		/* struct old_timespec32, 32-bit time */
+};
+
+/*
+ * A timeout of type @type from user space, in us; -1: none (or
+ * unreadable).  Huge ones saturate at S64_MAX.
+ */
+static s64 ltt_user_timeout_us(const void __user *ut, enum ltt_timeout type)
 {
 	struct __kernel_old_timeval tv;
+	struct old_timespec32 ts32;
 	struct __kernel_timespec ts;
 
 	if (!ut)
 		return -1;
-	if (timespec) {
+	switch (type) {
+	case LTT_TIMESPEC:
 		if (copy_from_user_nofault(&ts, ut, sizeof(ts)))
 			return -1;
 		return ltt_time_us(ts.tv_sec,
 				   div_s64(ts.tv_nsec, NSEC_PER_USEC));
+	case LTT_TIMESPEC32:
+		if (copy_from_user_nofault(&ts32, ut, sizeof(ts32)))
+			return -1;
+		return ltt_time_us(ts32.tv_sec, ts32.tv_nsec / NSEC_PER_USEC);
+	default:
+		if (copy_from_user_nofault(&tv, ut, sizeof(tv)))
+			return -1;
+		return ltt_time_us(tv.tv_sec, tv.tv_usec);
 	}
-	if (copy_from_user_nofault(&tv, ut, sizeof(tv)))
-		return -1;
-	return ltt_time_us(tv.tv_sec, tv.tv_usec);
 }
 
-static void ltt_fs_select(long nfds, const void __user *ut, bool timespec)
+static void ltt_fs_select(long nfds, const void __user *ut,
+			  enum ltt_timeout type)
 {
 	struct ltt_rec_fs_select rec = { .nfds = nfds };
 
 	if (!ltt_event_enabled(LTT_EV_fs_select))
 		return;
-	rec.timeout_us = ltt_user_timeout_us(ut, timespec);
+	rec.timeout_us = ltt_user_timeout_us(ut, type);
 	ltt_log_fs_select(&rec);
 }
 
@@ -85,7 +302,7 @@ static void ltt_fs_old_select(const void __user *uarg)
 		return;
 	if (copy_from_user_nofault(&arg, uarg, sizeof(arg)))
 		arg = (typeof(arg)){ .n = -1, .tvp = 0 };
-	ltt_fs_select(arg.n, (const void __user *)arg.tvp, false);
+	ltt_fs_select(arg.n, (const void __user *)arg.tvp, LTT_TIMEVAL);
 }
 #endif
 
@@ -94,6 +311,16 @@ static void ltt_fs_poll(long nfds, s64 timeout_ms)
 	struct ltt_rec_fs_poll rec = { .nfds = nfds, .timeout_ms = timeout_ms };
 
 	ltt_log_fs_poll(&rec);
+}
+
+/* ppoll(): its timeout, a struct of @type, in ms. */
+static void ltt_fs_ppoll(long nfds, const void __user *ut,
+			 enum ltt_timeout type)
+{
+	s64 us = ltt_user_timeout_us(ut, type);
+
+	ltt_fs_poll(nfds, us < 0 ? -1 :
+		    min_t(s64, div_s64(us, USEC_PER_MSEC), S32_MAX));
 }
 
 /*
@@ -115,25 +342,23 @@ static void ltt_fs_poll(long nfds, s64 timeout_ms)
  */
 bool ltt_fs_enter(long nr, const unsigned long *a)
 {
-	s64 us;
-
 	switch (nr) {
 #ifdef __NR_select
 	case __NR_select:
 #ifdef LTT_OLD_SELECT
 		ltt_fs_old_select((const void __user *)a[0]);
 #else
-		ltt_fs_select(a[0], (const void __user *)a[4], false);
+		ltt_fs_select(a[0], (const void __user *)a[4], LTT_TIMEVAL);
 #endif
 		break;
 #endif
 #ifdef __NR__newselect
 	case __NR__newselect:
-		ltt_fs_select(a[0], (const void __user *)a[4], false);
+		ltt_fs_select(a[0], (const void __user *)a[4], LTT_TIMEVAL);
 		break;
 #endif
 	LTT_CASE_TIMESPEC64(pselect6)
-		ltt_fs_select(a[0], (const void __user *)a[4], true);
+		ltt_fs_select(a[0], (const void __user *)a[4], LTT_TIMESPEC);
 		break;
 #ifdef __NR_poll
 	case __NR_poll:
@@ -141,10 +366,21 @@ bool ltt_fs_enter(long nr, const unsigned long *a)
 		break;
 #endif
 	LTT_CASE_TIMESPEC64(ppoll)
-		us = ltt_user_timeout_us((const void __user *)a[2], true);
-		ltt_fs_poll(a[1], us < 0 ? -1 :
-			    min_t(s64, div_s64(us, USEC_PER_MSEC), S32_MAX));
+		ltt_fs_ppoll(a[1], (const void __user *)a[2], LTT_TIMESPEC);
 		break;
+#if BITS_PER_LONG == 32
+	/* The 32-bit time_t ones of 32-bit architectures. */
+#ifdef __NR_pselect6
+	case __NR_pselect6:
+		ltt_fs_select(a[0], (const void __user *)a[4], LTT_TIMESPEC32);
+		break;
+#endif
+#ifdef __NR_ppoll
+	case __NR_ppoll:
+		ltt_fs_ppoll(a[1], (const void __user *)a[2], LTT_TIMESPEC32);
+		break;
+#endif
+#endif
 	default:
 		return false;
 	}
@@ -163,6 +399,12 @@ static void ltt_fs_write(long fd, long ret)
 	struct ltt_rec_fs_write rec = { .fd = fd, .bytes = ret };
 
 	ltt_log_fs_write(&rec);
+}
+
+void __ltt_fs_transfer(int in_fd, int out_fd, ssize_t ret)
+{
+	ltt_fs_read(in_fd, ret);
+	ltt_fs_write(out_fd, ret);
 }
 
 /*
@@ -195,20 +437,6 @@ static void __maybe_unused ltt_fs_llseek(long fd, long ret,
 bool ltt_fs_exit(long nr, const unsigned long *a, long ret)
 {
 	switch (nr) {
-#ifdef __NR_open
-	case __NR_open:
-		ltt_fs_open(ret, (const char __user *)a[0]);
-		break;
-#endif
-#ifdef __NR_creat
-	case __NR_creat:
-		ltt_fs_open(ret, (const char __user *)a[0]);
-		break;
-#endif
-	case __NR_openat:
-	case __NR_openat2:
-		ltt_fs_open(ret, (const char __user *)a[1]);
-		break;
 	case __NR_close: {
 		struct ltt_rec_fs_close rec = { .fd = a[0] };
 

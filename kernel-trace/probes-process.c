@@ -7,6 +7,7 @@
 #include <linux/binfmts.h>
 #include <linux/mm_types.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <trace/events/sched.h>
 #include <trace/events/signal.h>
 
@@ -51,8 +52,15 @@ static void ltt_probe_wait(void *data, struct pid *pid)
 static void ltt_probe_signal(void *data, int sig, struct kernel_siginfo *info,
 			     struct task_struct *task, int group, int result)
 {
+	int code = SI_USER;
+
+	/* As the tracepoint's own: no info is a kill(), SEND_SIG_PRIV the kernel. */
+	if (info == SEND_SIG_PRIV)
+		code = SI_KERNEL;
+	else if (info != SEND_SIG_NOINFO)
+		code = info->si_code;
 	/* The target may be another user's task: each session's record. */
-	ltt_write_signal(sig, task);
+	ltt_write_signal(sig, code, task);
 }
 
 static int ltt_process_attach(void)

@@ -177,11 +177,12 @@ void ltt_write_sched_change(struct task_struct *prev,
 /**
  * ltt_write_signal - record a signal sent by the current task
  * @sig: the signal
+ * @code: its si_code
  * @target: the task it is sent to, which a user session may not know
  */
-void ltt_write_signal(int sig, struct task_struct *target)
+void ltt_write_signal(int sig, int code, struct task_struct *target)
 {
-	struct ltt_rec_process_signal rec = { .sig = sig };
+	struct ltt_rec_process_signal rec = { .sig = sig, .code = code };
 	struct ltt_recording *r;
 	struct ltt_session *s;
 	struct ltt_buf *buf;

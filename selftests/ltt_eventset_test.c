@@ -152,6 +152,13 @@ static int run_file(struct work *w)
 	return ltt_work_file_io(FILE_PATH);
 }
 
+#define CHANGES_DIR	"/tmp/ltt-eventset-changes"
+
+static int run_fs_changes(struct work *w)
+{
+	return ltt_work_fs_changes(CHANGES_DIR);
+}
+
 static int prepare_ext2(struct work *w)
 {
 	return ltt_ext2_mount();
@@ -231,6 +238,9 @@ static const struct workload w_wake = { "a pipe reader woken",
 	prepare_sleeper, run_wake, cleanup_sleeper };
 static const struct workload w_file = { "file open, write, lseek, read, ioctl, select, poll, close",
 	NULL, run_file };
+static const struct workload w_fs_changes = {
+	"mkdir, write, truncate, chmod, chown, mmap, link, symlink, rename, unlink, rmdir",
+	NULL, run_fs_changes };
 static const struct workload w_ext2 = { "a cold-cache read on ext2 on a loop device",
 	prepare_ext2, run_ext2 };
 static const struct workload w_rcvtimeo = { "recv() with a 20 ms SO_RCVTIMEO", NULL, run_rcvtimeo };
@@ -504,8 +514,68 @@ FIXTURE_VARIANT_ADD(eventset, syscall_entry_compat) {
 	.work = &w_compat,
 };
 
+FIXTURE_VARIANT_ADD(eventset, fs_rename) {
+	.event = "fs_rename",
+	.work = &w_fs_changes,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_newname) {
+	.event = "fs_newname",
+	.work = &w_fs_changes,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_unlink) {
+	.event = "fs_unlink",
+	.work = &w_fs_changes,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_rmdir) {
+	.event = "fs_rmdir",
+	.work = &w_fs_changes,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_mkdir) {
+	.event = "fs_mkdir",
+	.work = &w_fs_changes,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_link) {
+	.event = "fs_link",
+	.work = &w_fs_changes,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_symlink) {
+	.event = "fs_symlink",
+	.work = &w_fs_changes,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_truncate) {
+	.event = "fs_truncate",
+	.work = &w_fs_changes,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_chmod) {
+	.event = "fs_chmod",
+	.work = &w_fs_changes,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_chown) {
+	.event = "fs_chown",
+	.work = &w_fs_changes,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_dup) {
+	.event = "fs_dup",
+	.work = &w_fs_changes,
+};
+
+FIXTURE_VARIANT_ADD(eventset, fs_mmap_write) {
+	.event = "fs_mmap_write",
+	.work = &w_fs_changes,
+};
+
 /* Events of the variants above; the registry must have no other. */
-#define N_VARIANTS	50
+#define N_VARIANTS	62
 
 FIXTURE_SETUP(eventset)
 {
@@ -650,7 +720,7 @@ FIXTURE_TEARDOWN(mixed)
 	ltt_session_close(&self->s);
 }
 
-/* fork+exec, files, a pipe, loopback UDP: a bit of everything. */
+/* fork+exec, files and their changes, a pipe, loopback UDP: a bit of everything. */
 static int mixed_workload(void)
 {
 	char buf[512] = { 0 };
@@ -658,7 +728,7 @@ static int mixed_workload(void)
 
 	for (i = 0; i < 3; i++) {
 		if (ltt_work_exec_true() || ltt_work_file_io(FILE_PATH) ||
-		    ltt_work_udp(100))
+		    ltt_work_fs_changes(CHANGES_DIR) || ltt_work_udp(100))
 			return -1;
 	}
 	if (pipe(p))

@@ -7,6 +7,10 @@
  * fields.
  */
 #define _GNU_SOURCE
+#include <ftw.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
 
@@ -107,8 +111,8 @@ static void long_path(char *buf, size_t len)
 }
 
 /*
- * open() of a path of @len bytes: fs_open holds its first @stored bytes
- * and @trunc.
+ * A failed open() of a path of @len bytes: fs_open holds the first
+ * @stored bytes of the name it was given, and @trunc.
  */
 static void open_long(struct __test_metadata *_metadata, struct ltt_session *s,
 		      size_t len, size_t stored, int trunc)
@@ -126,15 +130,13 @@ static void open_long(struct __test_metadata *_metadata, struct ltt_session *s,
 	ltt_filter_pids(_metadata, s->fd, &pid, 1);
 	ASSERT_EQ(0, ltt_set_events(s, names)) TH_LOG("%s", ltt_err);
 	ltt_start_or_fail(_metadata, s->fd);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	ltt_stop_and_read(_metadata, s, &t);
-	ASSERT_LE(0, fd) TH_LOG("open of a %zu-byte path: %s", len,
-				strerror(errno));
-	close(fd);
 	unlink(path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ltt_stop_and_read(_metadata, s, &t);
+	ASSERT_EQ(-1, fd) TH_LOG("open of a %zu-byte path of no file", len);
 
 	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_open", ev, 4));
-	EXPECT_EQ(fd, FIELD(ev[0], "fd"));
+	EXPECT_EQ(-ENOENT, FIELD(ev[0], "fd"));
 	EXPECT_EQ(stored, strlen(ev[0]->str))
 		TH_LOG("bytes of a %zu-byte name kept", len);
 	EXPECT_EQ(0, strncmp(path, ev[0]->str, stored))
@@ -410,5 +412,542 @@ TEST_F(fs, cold_ext2_read_gives_buffer_wait_start_end_pairs)
 	TH_LOG("%ld buffer waits", n);
 	ltt_trace_free(&t);
 }
+
+/* ------------------------------------------------------------------
+ * File-system changes, hooked in the VFS: the names are the paths the
+ * kernel resolved, whatever the caller's directory and the links.
+ */
+#define DIR_PATH	"/tmp/ltt-fsd"
+
+static int remove_one(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* rm -rf DIR_PATH, without a shell (some test systems have none). */
+static void remove_dir(void)
+{
+	if (nftw(DIR_PATH, remove_one, 16, FTW_DEPTH | FTW_PHYS) &&
+	    errno != ENOENT)
+		perror(DIR_PATH);
+}
+
+/* A fresh DIR_PATH with DIR_PATH/sub, the test's working directory. */
+static void fresh_dir(struct __test_metadata *_metadata)
+{
+	remove_dir();
+	ASSERT_EQ(0, mkdir(DIR_PATH, 0755));
+	ASSERT_EQ(0, mkdir(DIR_PATH "/sub", 0755));
+	ASSERT_EQ(0, chdir(DIR_PATH "/sub"));
+}
+
+static void drop_dir(void)
+{
+	if (chdir("/"))
+		perror("/");
+	remove_dir();
+}
+
+/* The kernel's new_encode_dev() of @dev. */
+static __u32 kernel_dev(dev_t dev)
+{
+	unsigned int ma = major(dev), mi = minor(dev);
+
+	return (mi & 0xff) | (ma << 8) | ((mi & ~0xffu) << 12);
+}
+
+/* The record after @ev in @t, if it is of @name; else NULL. */
+static const struct ltt_event *next_is(const struct ltt_registry *reg,
+				       const struct ltt_trace *t,
+				       const struct ltt_event *ev,
+				       const char *name)
+{
+	size_t i = ev - t->ev;
+
+	if (i + 1 < t->n && ltt_ev_is(reg, &t->ev[i + 1], name))
+		return &t->ev[i + 1];
+	return NULL;
+}
+
+/*
+ * An open through "..", through a symlink, and of a name that a failed
+ * open keeps as given: the path the kernel resolved, the flags, the
+ * device and the inode.
+ */
+TEST_F(fs, open_records_the_resolved_path_flags_device_and_inode)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC;
+	const struct ltt_event *ev[4];
+	struct ltt_trace t = { 0 };
+	struct stat st;
+	int fd1, fd2;
+
+	fresh_dir(_metadata);
+	ASSERT_EQ(0, symlink("../f", DIR_PATH "/sub/link"));
+	FILTER_SELF();
+	FILTER_EVENTS("fs_open");
+	START();
+	fd1 = open("../sub/./../f", flags, 0600);
+	fd2 = open("link", O_RDONLY | O_CLOEXEC);
+	ASSERT_EQ(-1, open("../none/../f", O_RDONLY | O_CLOEXEC));
+	STOP_AND_READ(&t);
+	ASSERT_LE(0, fd1) TH_LOG("open: %s", strerror(errno));
+	ASSERT_LE(0, fd2) TH_LOG("open link: %s", strerror(errno));
+	ASSERT_EQ(0, fstat(fd1, &st));
+	close(fd1);
+	close(fd2);
+	drop_dir();
+
+	ASSERT_EQ((size_t)3, pick(reg, &t, "fs_open", ev, 4));
+	EXPECT_STREQ(DIR_PATH "/f", ev[0]->str);
+	EXPECT_EQ(fd1, FIELD(ev[0], "fd"));
+	EXPECT_EQ(flags, FIELD(ev[0], "flags") & flags);
+	EXPECT_EQ(O_WRONLY, FIELD(ev[0], "flags") & O_ACCMODE);
+	EXPECT_EQ((__s64)st.st_ino, FIELD(ev[0], "ino"));
+	EXPECT_EQ(kernel_dev(st.st_dev), FIELD(ev[0], "dev"));
+	EXPECT_STREQ(DIR_PATH "/f", ev[1]->str) TH_LOG("through the symlink");
+	EXPECT_EQ((__s64)st.st_ino, FIELD(ev[1], "ino"));
+	EXPECT_EQ(O_RDONLY, FIELD(ev[1], "flags") & O_ACCMODE);
+	EXPECT_STREQ("../none/../f", ev[2]->str) TH_LOG("a failed open");
+	EXPECT_EQ(-ENOENT, FIELD(ev[2], "fd"));
+	EXPECT_EQ(0, FIELD(ev[2], "ino"));
+	ltt_trace_free(&t);
+}
+
+/* Flips the name at @arg between "a" and "b" until it reads "stop". */
+static void *flip_name(void *arg)
+{
+	char *name = arg;
+
+	while (__atomic_load_n(&name[1], __ATOMIC_RELAXED) != 't')
+		__atomic_store_n(&name[0], name[0] == 'a' ? 'b' : 'a',
+				 __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/*
+ * A thread rewrites the name while the main one opens it: whatever the
+ * kernel read, the record names the file that was opened (its inode
+ * tells), never the name the buffer holds after the call.
+ */
+TEST_F(fs, open_of_a_name_rewritten_by_a_thread_names_the_file_opened)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	static char name[8] = "a";
+	enum { N = 200 };
+	const struct ltt_event *ev[N];
+	struct ltt_trace t = { 0 };
+	ino_t ino[N], ino_a, ino_b;
+	struct stat st;
+	pthread_t th;
+	int i, fd, flipped = 0;
+
+	fresh_dir(_metadata);
+	ASSERT_EQ(0, close(open("a", O_WRONLY | O_CREAT | O_CLOEXEC, 0600)));
+	ASSERT_EQ(0, close(open("b", O_WRONLY | O_CREAT | O_CLOEXEC, 0600)));
+	ASSERT_EQ(0, stat("a", &st));
+	ino_a = st.st_ino;
+	ASSERT_EQ(0, stat("b", &st));
+	ino_b = st.st_ino;
+	FILTER_SELF();
+	FILTER_EVENTS("fs_open");
+	ASSERT_EQ(0, pthread_create(&th, NULL, flip_name, name));
+	START();
+	for (i = 0; i < N; i++) {
+		fd = open(name, O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, fstat(fd, &st));
+		ino[i] = st.st_ino;
+		close(fd);
+	}
+	STOP_AND_READ(&t);
+	__atomic_store_n(&name[1], 't', __ATOMIC_RELAXED);
+	pthread_join(th, NULL);
+	drop_dir();
+
+	ASSERT_EQ((size_t)N, pick(reg, &t, "fs_open", ev, N));
+	for (i = 0; i < N; i++) {
+		const char *want = ino[i] == ino_a ? DIR_PATH "/sub/a" :
+						     DIR_PATH "/sub/b";
+
+		flipped += ino[i] == ino_b;
+		EXPECT_STREQ(want, ev[i]->str) TH_LOG("open %d", i);
+		EXPECT_EQ((__s64)ino[i], FIELD(ev[i], "ino"));
+	}
+	TH_LOG("%d of %d opens found b", flipped, N);
+	ltt_trace_free(&t);
+}
+
+/*
+ * A successful open of a path longer than a record holds keeps the
+ * name it was given, cut, and says so.
+ */
+TEST_F(fs, open_of_a_resolved_path_too_long_keeps_the_given_name_cut)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	const struct ltt_event *ev[4];
+	struct ltt_trace t = { 0 };
+	char comp[101];
+	int fd, i;
+
+	fresh_dir(_metadata);
+	memset(comp, 'd', 100);
+	comp[100] = '\0';
+	for (i = 0; i < 3; i++) {	/* DIR_PATH/sub/ddd.../ddd.../ddd... */
+		ASSERT_EQ(0, mkdir(comp, 0755));
+		ASSERT_EQ(0, chdir(comp));
+	}
+	FILTER_SELF();
+	FILTER_EVENTS("fs_open");
+	START();
+	fd = open("f", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	STOP_AND_READ(&t);
+	ASSERT_LE(0, fd);
+	close(fd);
+	drop_dir();
+
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_open", ev, 4));
+	EXPECT_STREQ("f", ev[0]->str);
+	EXPECT_EQ(1, FIELD(ev[0], "trunc"))
+		TH_LOG("a 330-byte path does not fit: trunc");
+	EXPECT_NE(0, FIELD(ev[0], "ino"));
+	ltt_trace_free(&t);
+}
+
+/*
+ * rename, renameat2 with flags, link and symlink from the test's
+ * directory: each event is followed by fs_newname, both names resolved
+ * (a symlink's text as given); a failed rename has its -errno.
+ */
+TEST_F(fs, rename_link_and_symlink_record_both_resolved_names)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	const struct ltt_event *ev[8], *n;
+	struct ltt_trace t = { 0 };
+	int dfd;
+
+	fresh_dir(_metadata);
+	ASSERT_EQ(0, close(open("x", O_WRONLY | O_CREAT | O_CLOEXEC, 0600)));
+	dfd = open(DIR_PATH, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, dfd);
+	FILTER_SELF();
+	FILTER_EVENTS("fs_rename", "fs_link", "fs_symlink", "fs_newname");
+	START();
+	ASSERT_EQ(0, rename("x", "../y"));
+	ASSERT_EQ(0, syscall(__NR_renameat2, dfd, "y", AT_FDCWD, "z",
+			     RENAME_NOREPLACE));
+	ASSERT_EQ(-1, rename("no-such", "w"));
+	ASSERT_EQ(0, link("z", "../h"));
+	ASSERT_EQ(0, symlink("../whatever/z", "s"));
+	STOP_AND_READ(&t);
+	close(dfd);
+	drop_dir();
+
+	ASSERT_EQ((size_t)3, pick(reg, &t, "fs_rename", ev, 8));
+	EXPECT_STREQ(DIR_PATH "/sub/x", ev[0]->str);
+	EXPECT_EQ(0, FIELD(ev[0], "ret"));
+	EXPECT_EQ(0, FIELD(ev[0], "flags"));
+	n = next_is(reg, &t, ev[0], "fs_newname");
+	ASSERT_NE(NULL, n) TH_LOG("no fs_newname right after fs_rename");
+	EXPECT_STREQ(DIR_PATH "/y", n->str);
+	EXPECT_STREQ(DIR_PATH "/y", ev[1]->str) TH_LOG("renameat2 from a dirfd");
+	EXPECT_EQ(RENAME_NOREPLACE, FIELD(ev[1], "flags"));
+	n = next_is(reg, &t, ev[1], "fs_newname");
+	ASSERT_NE(NULL, n);
+	EXPECT_STREQ(DIR_PATH "/sub/z", n->str);
+	EXPECT_EQ(-ENOENT, FIELD(ev[2], "ret"));
+	EXPECT_STREQ(DIR_PATH "/sub/no-such", ev[2]->str);
+
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_link", ev, 8));
+	EXPECT_EQ(0, FIELD(ev[0], "ret"));
+	EXPECT_STREQ(DIR_PATH "/sub/z", ev[0]->str);
+	n = next_is(reg, &t, ev[0], "fs_newname");
+	ASSERT_NE(NULL, n);
+	EXPECT_STREQ(DIR_PATH "/h", n->str);
+
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_symlink", ev, 8));
+	EXPECT_EQ(0, FIELD(ev[0], "ret"));
+	EXPECT_STREQ("../whatever/z", ev[0]->str) TH_LOG("the link's text");
+	n = next_is(reg, &t, ev[0], "fs_newname");
+	ASSERT_NE(NULL, n);
+	EXPECT_STREQ(DIR_PATH "/sub/s", n->str);
+	EXPECT_EQ((size_t)5, pick(reg, &t, "fs_newname", ev, 8));
+	ltt_trace_free(&t);
+}
+
+/* mkdir, rmdir and unlink, relative: resolved names, modes, -errno. */
+TEST_F(fs, mkdir_rmdir_and_unlink_record_resolved_names)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	const struct ltt_event *ev[8];
+	struct ltt_trace t = { 0 };
+
+	fresh_dir(_metadata);
+	ASSERT_EQ(0, close(open("../f", O_WRONLY | O_CREAT | O_CLOEXEC, 0600)));
+	FILTER_SELF();
+	FILTER_EVENTS("fs_mkdir", "fs_rmdir", "fs_unlink");
+	START();
+	ASSERT_EQ(0, mkdir("d", 0750));
+	ASSERT_EQ(-1, unlink("d"));
+	ASSERT_EQ(0, rmdir("./d"));
+	ASSERT_EQ(0, unlink("../f"));
+	STOP_AND_READ(&t);
+	drop_dir();
+
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_mkdir", ev, 8));
+	EXPECT_STREQ(DIR_PATH "/sub/d", ev[0]->str);
+	EXPECT_EQ(0750, FIELD(ev[0], "mode"));
+	EXPECT_EQ(0, FIELD(ev[0], "ret"));
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_rmdir", ev, 8));
+	EXPECT_STREQ(DIR_PATH "/sub/d", ev[0]->str);
+	EXPECT_EQ(0, FIELD(ev[0], "ret"));
+	ASSERT_EQ((size_t)2, pick(reg, &t, "fs_unlink", ev, 8));
+	EXPECT_STREQ(DIR_PATH "/sub/d", ev[0]->str);
+	EXPECT_EQ(-EISDIR, FIELD(ev[0], "ret"));
+	EXPECT_STREQ(DIR_PATH "/f", ev[1]->str);
+	EXPECT_EQ(0, FIELD(ev[1], "ret"));
+	ltt_trace_free(&t);
+}
+
+/*
+ * truncate and ftruncate, chmod, fchmod and fchmodat, chown and fchown:
+ * the file's resolved name and what was asked.
+ */
+TEST_F(fs, truncate_chmod_and_chown_record_the_file_and_the_values)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	const struct ltt_event *ev[8];
+	struct ltt_trace t = { 0 };
+	int fd, i;
+
+	fresh_dir(_metadata);
+	fd = open("../f", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	ASSERT_LE(0, fd);
+	FILTER_SELF();
+	FILTER_EVENTS("fs_truncate", "fs_chmod", "fs_chown");
+	START();
+	ASSERT_EQ(0, truncate("../f", 4096));
+	ASSERT_EQ(0, ftruncate(fd, 0));
+	ASSERT_EQ(0, chmod("../f", 0640));
+	ASSERT_EQ(0, fchmod(fd, 0604));
+	ASSERT_EQ(0, fchmodat(AT_FDCWD, "../f", 0600, 0));
+	ASSERT_EQ(0, chown("../f", 1000, 1001));
+	ASSERT_EQ(0, fchown(fd, -1, 0));
+	STOP_AND_READ(&t);
+	close(fd);
+	drop_dir();
+
+	ASSERT_EQ((size_t)2, pick(reg, &t, "fs_truncate", ev, 8));
+	EXPECT_EQ(4096, FIELD(ev[0], "length"));
+	EXPECT_EQ(0, FIELD(ev[1], "length")) TH_LOG("ftruncate");
+	ASSERT_EQ((size_t)3, pick(reg, &t, "fs_chmod", ev, 8));
+	EXPECT_EQ(0640, FIELD(ev[0], "mode"));
+	EXPECT_EQ(0604, FIELD(ev[1], "mode")) TH_LOG("fchmod");
+	EXPECT_EQ(0600, FIELD(ev[2], "mode")) TH_LOG("fchmodat");
+	ASSERT_EQ((size_t)2, pick(reg, &t, "fs_chown", ev, 8));
+	EXPECT_EQ(1000, FIELD(ev[0], "uid"));
+	EXPECT_EQ(1001, FIELD(ev[0], "gid"));
+	EXPECT_EQ(-1, FIELD(ev[1], "uid")) TH_LOG("fchown, uid unchanged");
+	EXPECT_EQ(0, FIELD(ev[1], "gid"));
+	for (i = 0; i < (int)t.n; i++) {
+		EXPECT_STREQ(DIR_PATH "/f", t.ev[i].str);
+		EXPECT_EQ(0, FIELD(&t.ev[i], "ret"));
+	}
+	ltt_trace_free(&t);
+}
+
+/*
+ * dup, dup2, dup3 and fcntl(F_DUPFD[_CLOEXEC]): old and new fd, cloexec;
+ * a dup2 of no fd, which changes nothing, is not recorded.
+ */
+TEST_F(fs, dup_family_records_old_and_new_fd_and_cloexec)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	static const struct { int newfd, cloexec; } want[] = {
+		{ -1, 0 }, { 40, 0 }, { 41, 1 }, { -1, 0 }, { -1, 1 },
+	};
+	const struct ltt_event *ev[8];
+	struct ltt_trace t = { 0 };
+	int got[3], i, fd;
+
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	FILTER_SELF();
+	FILTER_EVENTS("fs_dup");
+	START();
+	got[0] = dup(fd);
+	ASSERT_EQ(40, dup2(fd, 40));
+	ASSERT_EQ(41, dup3(fd, 41, O_CLOEXEC));
+	got[1] = fcntl(fd, F_DUPFD, 50);
+	got[2] = fcntl(fd, F_DUPFD_CLOEXEC, 60);
+	ASSERT_EQ(-1, dup2(1000000, 42));
+	STOP_AND_READ(&t);
+	ASSERT_LE(0, got[0]);
+	ASSERT_LE(50, got[1]);
+	ASSERT_LE(60, got[2]);
+
+	ASSERT_EQ((size_t)5, pick(reg, &t, "fs_dup", ev, 8))
+		TH_LOG("a dup2 from no fd changes nothing: no record");
+	for (i = 0; i < 5; i++) {
+		int newfd = want[i].newfd;
+
+		if (i == 0 || i == 3 || i == 4)
+			newfd = got[i == 0 ? 0 : i - 2];
+		EXPECT_EQ(fd, FIELD(ev[i], "oldfd"));
+		EXPECT_EQ(newfd, FIELD(ev[i], "newfd")) TH_LOG("call %d", i);
+		EXPECT_EQ(want[i].cloexec, FIELD(ev[i], "cloexec"));
+	}
+	close(got[0]);
+	close(got[1]);
+	close(got[2]);
+	close(40);
+	close(41);
+	close(fd);
+	ltt_trace_free(&t);
+}
+
+/*
+ * sendfile, splice and copy_file_range: an fs_read of the input and an
+ * fs_write of the output, with the bytes moved.
+ */
+TEST_F(fs, sendfile_splice_and_copy_file_range_read_and_write)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	const struct ltt_event *rd[8], *wr[8];
+	struct ltt_trace t = { 0 };
+	char buf[1000] = { 0 };
+	int in, out, p[2], i;
+	const long want[] = { 1000, 600, 300 };
+
+	fresh_dir(_metadata);
+	in = open("in", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	out = open("out", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	ASSERT_LE(0, in);
+	ASSERT_LE(0, out);
+	ASSERT_EQ(1000, write(in, buf, 1000));
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	FILTER_SELF();
+	FILTER_EVENTS("fs_read", "fs_write");
+	START();
+	ASSERT_EQ(1000, syscall(__NR_sendfile, out, in, &(off_t){ 0 }, 1000));
+	ASSERT_EQ(600, syscall(__NR_splice, in, &(loff_t){ 0 }, p[1], NULL,
+			       600, 0));
+	ASSERT_EQ(300, syscall(__NR_copy_file_range, in, &(loff_t){ 0 }, out,
+			       &(loff_t){ 0 }, 300, 0));
+	STOP_AND_READ(&t);
+	close(in);
+	close(out);
+	close(p[0]);
+	close(p[1]);
+	drop_dir();
+
+	ASSERT_EQ((size_t)3, pick(reg, &t, "fs_read", rd, 8));
+	ASSERT_EQ((size_t)3, pick(reg, &t, "fs_write", wr, 8));
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(in, FIELD(rd[i], "fd"));
+		EXPECT_EQ(want[i], FIELD(rd[i], "bytes"));
+		EXPECT_EQ(i == 1 ? p[1] : out, FIELD(wr[i], "fd"));
+		EXPECT_EQ(want[i], FIELD(wr[i], "bytes"));
+	}
+	ltt_trace_free(&t);
+}
+
+/*
+ * A shared writable mapping of a file is recorded with its fd, length
+ * and path; private, read-only and anonymous ones are not.
+ */
+TEST_F(fs, shared_writable_mmap_of_a_file_is_recorded)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	const struct ltt_event *ev[4];
+	struct ltt_trace t = { 0 };
+	void *m[4];
+	int fd, i;
+
+	fresh_dir(_metadata);
+	fd = open("m", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ftruncate(fd, 8192));
+	FILTER_SELF();
+	FILTER_EVENTS("fs_mmap_write");
+	START();
+	m[0] = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	m[1] = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	m[2] = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	m[3] = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	STOP_AND_READ(&t);
+	for (i = 0; i < 4; i++)
+		ASSERT_NE(MAP_FAILED, m[i]) TH_LOG("mmap %d", i);
+	munmap(m[0], 8192);
+	for (i = 1; i < 4; i++)
+		munmap(m[i], 4096);
+	close(fd);
+	drop_dir();
+
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_mmap_write", ev, 4));
+	EXPECT_EQ(fd, FIELD(ev[0], "fd"));
+	EXPECT_EQ(8192, FIELD(ev[0], "len"));
+	EXPECT_STREQ(DIR_PATH "/sub/m", ev[0]->str);
+	ltt_trace_free(&t);
+}
+
+#ifdef __x86_64__
+/* An ia32 call of two arguments (numbers of syscall_32.tbl). */
+static long ia32_call2(long nr, long a, long b)
+{
+	long ret = nr;
+
+	asm volatile("int $0x80" : "+a" (ret) : "b" (a), "c" (b)
+		     : "memory", "r8", "r9", "r10", "r11");
+	return ret;
+}
+
+#define IA32_NR_rename	38
+#define IA32_NR_dup2	63
+
+/*
+ * The VFS hooks see every ABI: rename and dup2 of an ia32 process give
+ * the same events as native calls.
+ */
+TEST_F(fs, ia32_rename_and_dup2_are_recorded_like_native_ones)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	const struct ltt_event *ev[4], *n;
+	struct ltt_trace t = { 0 };
+	char *low;
+
+	if (!ltt_have_ia32())
+		SKIP(return, "no ia32 emulation");
+	low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	ASSERT_NE(MAP_FAILED, low);
+	memcpy(low, "a", 2);
+	memcpy(low + 100, "../b", 5);
+	fresh_dir(_metadata);
+	ASSERT_EQ(0, close(open("a", O_WRONLY | O_CREAT | O_CLOEXEC, 0600)));
+	FILTER_SELF();
+	FILTER_EVENTS("fs_rename", "fs_newname", "fs_dup");
+	START();
+	EXPECT_EQ(0, ia32_call2(IA32_NR_rename, (long)low, (long)(low + 100)));
+	EXPECT_EQ(45, ia32_call2(IA32_NR_dup2, 2, 45));
+	STOP_AND_READ(&t);
+	close(45);
+	munmap(low, 4096);
+	drop_dir();
+
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_rename", ev, 4));
+	EXPECT_STREQ(DIR_PATH "/sub/a", ev[0]->str);
+	n = next_is(reg, &t, ev[0], "fs_newname");
+	ASSERT_NE(NULL, n);
+	EXPECT_STREQ(DIR_PATH "/b", n->str);
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_dup", ev, 4));
+	EXPECT_EQ(2, FIELD(ev[0], "oldfd"));
+	EXPECT_EQ(45, FIELD(ev[0], "newfd"));
+	ltt_trace_free(&t);
+}
+#endif
 
 TEST_HARNESS_MAIN

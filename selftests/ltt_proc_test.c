@@ -144,9 +144,70 @@ TEST_F(proc, kill_gives_process_signal_with_signal_and_target)
 			continue;
 		n++;
 		EXPECT_EQ(SIGUSR1, FIELD(&t.ev[i], "sig"));
+		EXPECT_EQ(SI_USER, FIELD(&t.ev[i], "code"));
 	}
 	EXPECT_EQ((size_t)1, n) TH_LOG("process_signal records to pid %d for one kill()",
 				       child);
+	ltt_trace_free(&t);
+}
+
+/*
+ * Who sent it, in si_code: tgkill() is SI_TKILL, sigqueue() SI_QUEUE, a
+ * fault the kernel's (SEGV_MAPERR, recorded in the faulting task).
+ */
+TEST_F(proc, process_signal_code_tells_tgkill_sigqueue_and_a_fault)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct ltt_trace t = { 0 };
+	int wake, status, go[2];
+	pid_t child, pids[2];
+	size_t i, n = 0;
+	char c;
+
+	child = ltt_fork_sleeper(&wake);
+	ASSERT_LT(0, child) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, pipe2(go, O_CLOEXEC));
+	pids[0] = self->pid;
+	pids[1] = fork();
+	ASSERT_LE(0, pids[1]);
+	if (!pids[1]) {		/* faults once told to */
+		close(go[1]);
+		signal(SIGSEGV, SIG_DFL);
+		if (read(go[0], &c, 1) == 1)	/* a store to page 0 */
+			__atomic_store_n((int *)(uintptr_t)c, 1, __ATOMIC_RELAXED);
+		_exit(0);
+	}
+	close(go[0]);
+	FILTER_PIDS(pids, 2);
+	FILTER_EVENTS("process_signal");
+	START();
+	ASSERT_EQ(0, syscall(__NR_tgkill, child, child, SIGCONT));
+	ASSERT_EQ(0, sigqueue(child, SIGCONT, (union sigval){ .sival_int = 7 }));
+	ASSERT_EQ(0, kill(child, SIGKILL));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	ASSERT_EQ(pids[1], waitpid(pids[1], &status, 0));
+	STOP_AND_READ(&t);
+	close(wake);
+	close(go[1]);
+	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+
+	for (i = 0; i < t.n; i++) {
+		const struct ltt_event *ev = &t.ev[i];
+		long sig = FIELD(ev, "sig"), code = FIELD(ev, "code");
+
+		if (FIELD(ev, "pid") == child && sig == SIGCONT) {
+			EXPECT_EQ(n ? SI_QUEUE : SI_TKILL, code);
+			n++;
+		} else if (FIELD(ev, "pid") == child) {
+			EXPECT_EQ(SIGKILL, sig);
+			EXPECT_EQ(SI_USER, code);
+		} else if (FIELD(ev, "pid") == pids[1] && sig == SIGSEGV) {
+			EXPECT_EQ(SEGV_MAPERR, code);
+			n += 10;
+		}
+	}
+	EXPECT_EQ((size_t)12, n) TH_LOG("tgkill, sigqueue and the SIGSEGV");
 	ltt_trace_free(&t);
 }
 

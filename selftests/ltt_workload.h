@@ -603,6 +603,44 @@ static inline int ltt_work_file_io(const char *path)
 }
 
 /*
+ * Every way the file-system events have of changing a file, in @dir
+ * (made, and removed at the end): mkdir, a file written through a dup'd
+ * descriptor and mapped shared and writable, truncate, chmod, chown,
+ * link, symlink, rename, unlink, rmdir.
+ */
+static inline int ltt_work_fs_changes(const char *dir)
+{
+	char a[256], b[256], c[256];
+	void *m;
+	int fd, fd2;
+
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(c, sizeof(c), "%s/c", dir);
+	if (mkdir(dir, 0755))
+		return ltt_fail("mkdir %s: %s", dir, strerror(errno));
+	fd = open(a, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return ltt_fail("open %s: %s", a, strerror(errno));
+	fd2 = dup(fd);
+	if (fd2 < 0 || write(fd2, "x", 1) != 1 || ftruncate(fd, 4096) ||
+	    truncate(a, 8192) || fchmod(fd, 0640) || fchown(fd, -1, 0)) {
+		close(fd);
+		return ltt_fail("changes to %s: %s", a, strerror(errno));
+	}
+	close(fd2);
+	m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return ltt_fail("mmap %s: %s", a, strerror(errno));
+	munmap(m, 4096);
+	if (link(a, b) || symlink("a", c) || rename(b, c) || unlink(a) ||
+	    unlink(c) || rmdir(dir))
+		return ltt_fail("names in %s: %s", dir, strerror(errno));
+	return 0;
+}
+
+/*
  * An ext2 file system on a loop device, mounted at LTT_EXT2_MNT, with a
  * LTT_EXT2_FILE_SIZE file of 1 KiB blocks (so reading it needs indirect
  * blocks).  Made once per boot: later calls find it mounted.
