@@ -159,7 +159,8 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(timeline_state_of_out_state),			\
 	cmocka_unit_test(timeline_lost_events_cut_the_cpu),		\
 	cmocka_unit_test(timeline_json_strings_for_html),		\
-	cmocka_unit_test(timeline_softirq_ends_before_a_gap)
+	cmocka_unit_test(timeline_softirq_ends_before_a_gap),		\
+	cmocka_unit_test(timeline_marks_file_changes)
 
 #define TESTS_FILTER							\
 	cmocka_unit_test(filter_matches_fields_and_context),		\
@@ -246,6 +247,7 @@ DECLARE(watch_builtins_are_not_callbacks);
 DECLARE(watch_any_event_gets_the_events_without_a_callback);
 DECLARE(watch_lost_sees_every_range);
 DECLARE(watch_helpers);
+DECLARE(timeline_marks_file_changes);
 DECLARE(detect_who_modified_names_every_way);
 DECLARE(detect_who_modified_by_a_name_as_given);
 DECLARE(detect_who_modified_on_an_older_trace);
