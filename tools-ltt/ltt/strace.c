@@ -398,16 +398,22 @@ static int64_t get(const struct ltt_item *it, const char *name)
 	return v;
 }
 
-/* "fd<file>" when the trace names the file, else "fd". */
-static void args_fd(struct strace *s, struct call *c, const struct ltt_item *it)
+/* "fd<file>" of field @field when the trace names the file, else "fd". */
+static void args_fd_of(struct strace *s, struct call *c,
+		       const struct ltt_item *it, const char *field)
 {
-	int64_t fd = get(it, "fd");
+	int64_t fd = get(it, field);
 	const char *file = ltt_trace_file(s->t, it->pid, fd);
 
 	if (file)
 		args_add(c, "%lld<%s>", (long long)fd, file);
 	else
 		args_add(c, "%lld", (long long)fd);
+}
+
+static void args_fd(struct strace *s, struct call *c, const struct ltt_item *it)
+{
+	args_fd_of(s, c, it, "fd");
 }
 
 /* A string field, quoted and escaped as report prints it. */
@@ -446,7 +452,7 @@ static const char *rename_flags(uint32_t flags, char *buf, size_t len)
 static void args_of(struct strace *s, struct call *c, const struct ltt_item *it,
 		    enum arg_kind k)
 {
-	const char *name, *file;
+	const char *name;
 	char buf[256];
 
 	switch (k) {
@@ -484,11 +490,7 @@ static void args_of(struct strace *s, struct call *c, const struct ltt_item *it,
 		args_add(c, "%lld", (long long)get(it, "gid"));
 		break;
 	case ARG_DUP:
-		file = ltt_trace_file(s->t, it->pid, get(it, "oldfd"));
-		if (file)
-			args_add(c, "%lld<%s>", (long long)get(it, "oldfd"), file);
-		else
-			args_add(c, "%lld", (long long)get(it, "oldfd"));
+		args_fd_of(s, c, it, "oldfd");
 		args_add(c, "%lld", (long long)get(it, "newfd"));
 		if (get(it, "cloexec"))
 			args_add(c, "O_CLOEXEC");
