@@ -295,6 +295,19 @@ static int story_unlinked(struct story *s)
 	return 0;
 }
 
+/* @pid runs @path and dies of a SIGALRM sent from an interrupt, @code */
+static int timer_signal(struct story *s, int32_t pid, const char *path,
+			int32_t code)
+{
+	if (run(s, pid, path))
+		return -1;
+	EV(s, "irq_entry", NULL, 0, 0);
+	if (do_signal(s, -1, 14, pid, code))
+		return -1;
+	EV0(s, "irq_exit", NULL);
+	return do_die(s, pid, 14);
+}
+
 /* cpu1: who-killed's cases, and odd input */
 static int story_killed(struct story *s)
 {
@@ -336,22 +349,11 @@ static int story_killed(struct story *s)
 	    do_die(s, FX_FS_OOM, 9))
 		return -1;
 	/* SIGALRM of alarm() and of a POSIX timer, from an interrupt */
-	if (run(s, FX_FS_ALARM, "/usr/bin/alarmed"))
+	if (timer_signal(s, FX_FS_ALARM, "/usr/bin/alarmed", SI_KERNEL) ||
+	    timer_signal(s, FX_FS_PTIMER, "/usr/bin/ptimer", SI_TIMER))
 		return -1;
-	EV(s, "irq_entry", NULL, 0, 0);
-	if (do_signal(s, -1, 14, FX_FS_ALARM, SI_KERNEL))
-		return -1;
-	EV0(s, "irq_exit", NULL);
-	if (do_die(s, FX_FS_ALARM, 14) ||
-	    run(s, FX_FS_PTIMER, "/usr/bin/ptimer"))
-		return -1;
-	EV(s, "irq_entry", NULL, 0, 0);
-	if (do_signal(s, -1, 14, FX_FS_PTIMER, SI_TIMER))
-		return -1;
-	EV0(s, "irq_exit", NULL);
 	/* SIGTERM (handled), then SIGKILL from another: the second ended it */
-	if (do_die(s, FX_FS_PTIMER, 14) ||
-	    run(s, FX_FS_TERMER, "/bin/kill") ||
+	if (run(s, FX_FS_TERMER, "/bin/kill") ||
 	    do_signal(s, NR_KILL, 15, FX_FS_TOUGH, 0) ||
 	    run(s, FX_FS_KILLER9, "/bin/kill") ||
 	    do_signal(s, NR_KILL, 9, FX_FS_TOUGH, 0) ||

@@ -137,7 +137,8 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(watch_builtins_are_not_callbacks),		\
 	cmocka_unit_test(watch_any_event_gets_the_events_without_a_callback), \
 	cmocka_unit_test(watch_lost_sees_every_range),			\
-	cmocka_unit_test(watch_helpers)
+	cmocka_unit_test(watch_helpers),				\
+	cmocka_unit_test(watch_newname_joins_only_its_event)
 
 #define TESTS_DETECTORS							\
 	cmocka_unit_test(detect_who_modified_names_every_way),		\
@@ -247,6 +248,7 @@ DECLARE(watch_builtins_are_not_callbacks);
 DECLARE(watch_any_event_gets_the_events_without_a_callback);
 DECLARE(watch_lost_sees_every_range);
 DECLARE(watch_helpers);
+DECLARE(watch_newname_joins_only_its_event);
 DECLARE(timeline_marks_file_changes);
 DECLARE(detect_who_modified_names_every_way);
 DECLARE(detect_who_modified_by_a_name_as_given);
