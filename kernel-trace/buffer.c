@@ -13,6 +13,7 @@
  * Internals are prefixed lb_ (LTT buffer).
  */
 #include <linux/anon_inodes.h>
+#include <linux/cpu.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/log2.h>
@@ -639,6 +640,91 @@ out:
 	return ret;
 }
 
+static void lb_switch_here(void *buf)
+{
+	lb_switch(buf);
+}
+
+/*
+ * A snapshot of a flight recorder: close the packet its CPU writes, then
+ * name the packets the ring holds.  The writers go on meanwhile.
+ */
+static long lb_snapshot(struct ltt_buf *buf, struct ltt_snapshot __user *arg)
+{
+	unsigned long sbsize = lb_subbuf_size(buf), w;
+	struct ltt_snapshot snap;
+
+	if (!buf->overwrite)
+		return -EINVAL;
+	scoped_guard(mutex, &buf->session->lock) {
+		cpus_read_lock();
+		/* An offline CPU writes nothing: close its packet from here. */
+		if (cpu_online(buf->cpu))
+			smp_call_function_single(buf->cpu, lb_switch_here, buf, 1);
+		else
+			lb_switch(buf);
+		cpus_read_unlock();
+		w = local_read(&buf->offset);
+	}
+	/*
+	 * The packet open at @w, or the next one, takes its sub-buffer: the
+	 * ring holds one packet less than it has sub-buffers.
+	 */
+	snap.end = w & ~(sbsize - 1);
+	snap.begin = 0;
+	if (snap.end + sbsize > lb_size(buf))
+		snap.begin = snap.end + sbsize - lb_size(buf);
+	if (copy_to_user(arg, &snap, sizeof(snap)))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * Copy the packet at @req.pos out of a recording flight recorder, and
+ * tell whether a writer came back to its sub-buffer meanwhile: a writer
+ * moves the write offset before it writes, so a copy made before the
+ * offset is seen short of the sub-buffer's next lap is whole.  No lock:
+ * the fd holds the buffer, and nothing here waits for the writers.
+ */
+static long lb_snapshot_read(struct ltt_buf *buf,
+			     struct ltt_snapshot_read __user *arg)
+{
+	unsigned long sbsize = lb_subbuf_size(buf), pos, w;
+	struct ltt_snapshot_read req;
+	struct ltt_packet_header *h;
+	u64 size;
+
+	if (!buf->overwrite)
+		return -EINVAL;
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	pos = req.pos;
+	if (pos != req.pos || pos & (sbsize - 1))
+		return -EINVAL;
+	w = local_read(&buf->offset);
+	if (pos >= w)
+		return -EINVAL;
+	if (w - pos > lb_size(buf))
+		return -ESTALE;
+	/* Pairs with the release in lb_complete(). */
+	if (smp_load_acquire(&lb_state(buf, pos)->ready) != pos)
+		return -EAGAIN;
+	h = lb_ptr(buf, pos);
+	size = READ_ONCE(h->packet_size) / BITS_PER_BYTE;
+	if (size < LB_PKT_HDR || size > sbsize)
+		size = sbsize;	/* being overwritten: the check below says so */
+	if (copy_to_user(u64_to_user_ptr(req.buf), h, size))
+		return -EFAULT;
+	ltt_selftest_sleep(LTT_KNOB_SNAPSHOT_DELAY_MS);
+	/* The copy before the offset: pairs with the writers' cmpxchg. */
+	smp_rmb();
+	if (local_read(&buf->offset) - pos > lb_size(buf))
+		return -ESTALE;
+	if (put_user(size, &arg->size))
+		return -EFAULT;
+	return 0;
+}
+
 static long lb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct ltt_buf *buf = file->private_data;
@@ -658,6 +744,11 @@ static long lb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (copy_to_user((void __user *)arg, &info, sizeof(info)))
 			return -EFAULT;
 		return 0;
+	case LTT_BUF_SNAPSHOT:
+		return lb_snapshot(buf, (struct ltt_snapshot __user *)arg);
+	case LTT_BUF_SNAPSHOT_READ:
+		return lb_snapshot_read(buf,
+					(struct ltt_snapshot_read __user *)arg);
 	}
 	return -ENOTTY;
 }

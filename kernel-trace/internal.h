@@ -232,6 +232,7 @@ enum ltt_knob {
 	LTT_KNOB_STOP_DELAY_MS,		/* a stop sleeps before STOPPED */
 	LTT_KNOB_LOG_DELAY_US,		/* a custom event spins mid-write */
 	LTT_KNOB_RECURSE_TRAP,		/* trap_entry writes recurse */
+	LTT_KNOB_SNAPSHOT_DELAY_MS,	/* a snapshot read sleeps mid-copy */
 	LTT_NR_KNOBS
 };
 

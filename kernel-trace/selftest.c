@@ -11,6 +11,8 @@
  *                    buffers and marking the session stopped
  *   log_delay_us     a custom event spins this long between finding the
  *                    session and writing to it: a STOP can race it
+ *   snapshot_delay_ms  LTT_BUF_SNAPSHOT_READ sleeps this long between
+ *                    copying a packet and checking it was not overwritten
  *   clock_back_ns    the next clock read returns this much less, once,
  *                    as ktime_get_mono_fast_ns() may after an NMI
  *   recurse_trap     while set, writing a trap_entry record raises a
@@ -35,6 +37,7 @@ static const char *const ltt_knob_names[LTT_NR_KNOBS] = {
 	[LTT_KNOB_STOP_DELAY_MS]	= "stop_delay_ms",
 	[LTT_KNOB_LOG_DELAY_US]		= "log_delay_us",
 	[LTT_KNOB_RECURSE_TRAP]		= "recurse_trap",
+	[LTT_KNOB_SNAPSHOT_DELAY_MS]	= "snapshot_delay_ms",
 };
 
 static void ltt_selftest_hi_tasklet_fn(struct tasklet_struct *t)

@@ -381,8 +381,6 @@ static int __ltt_session_start(struct ltt_session *s)
  */
 int ltt_session_start(struct ltt_session *s)
 {
-	int ret;
-
 	ltt_selftest_sleep(LTT_KNOB_START_DELAY_MS);
 	guard(mutex)(&ltt_record_lock);
 	guard(mutex)(&s->lock);

@@ -393,4 +393,284 @@ TEST_F_TIMEOUT(stress, start_stop_100_rounds_under_load_decodes_cleanly, 240)
 	free(w);
 }
 
+/* ---- Snapshots of a flight recorder that goes on recording ---- */
+
+static const struct ltt_create overwrite_small = {
+	.subbuf_size = LTT_SUBBUF_MIN,
+	.n_subbufs = 4,
+	.mode = LTT_MODE_OVERWRITE,
+};
+
+#define SNAPSHOT_KNOB	"/sys/kernel/debug/ltt/snapshot_delay_ms"
+
+/*
+ * LTT_BUF_SNAPSHOT of @cpu's buffer, then LTT_BUF_SNAPSHOT_READ of each
+ * packet it names, decoded into @t; *@stale counts the packets the
+ * recorder overwrote before they were copied whole.  Returns how many
+ * packets were read, or -1.
+ */
+static long snapshot_read(struct ltt_session *s, unsigned int cpu,
+			  struct ltt_trace *t, long *stale)
+{
+	struct ltt_reader *r = ltt_reader_of(s, cpu), copy;
+	struct ltt_snapshot_read req;
+	struct ltt_snapshot snap;
+	struct ltt_subbuf sb;
+	unsigned char *buf;
+	long n = 0, tries;
+	__u64 pos;
+	int ret;
+
+	*stale = 0;
+	if (!r)
+		return ltt_fail("no reader of cpu %u", cpu);
+	if (ioctl(r->fd, LTT_BUF_SNAPSHOT, &snap))
+		return ltt_fail("LTT_BUF_SNAPSHOT: %s", strerror(errno));
+	if (snap.begin % s->subbuf_size || snap.end % s->subbuf_size ||
+	    snap.end < snap.begin ||
+	    snap.end - snap.begin > (__u64)s->subbuf_size * s->n_subbufs)
+		return ltt_fail("snapshot from %llu to %llu in a ring of %u x %u",
+				(unsigned long long)snap.begin,
+				(unsigned long long)snap.end, s->n_subbufs,
+				s->subbuf_size);
+	buf = malloc(s->subbuf_size);
+	if (!buf)
+		return ltt_fail("out of memory");
+	copy = *r;
+	copy.map = buf;
+	copy.map_size = s->subbuf_size;
+	copy.packets = 0;
+	for (pos = snap.begin; pos < snap.end; pos += s->subbuf_size) {
+		req = (struct ltt_snapshot_read){
+			.pos = pos,
+			.buf = (uintptr_t)buf,
+		};
+		/* A writer the switch interrupted may still commit. */
+		for (tries = 0; tries < 100; tries++) {
+			ret = ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, &req);
+			if (!ret || errno != EAGAIN)
+				break;
+			usleep(1000);
+		}
+		if (ret && errno == ESTALE) {
+			(*stale)++;
+			continue;
+		}
+		if (ret) {
+			free(buf);
+			return ltt_fail("LTT_BUF_SNAPSHOT_READ at %llu: %s",
+					(unsigned long long)pos,
+					strerror(errno));
+		}
+		sb = (struct ltt_subbuf){
+			.size = req.size,
+			.seq = pos / s->subbuf_size,
+		};
+		if (ltt_decode_packet(s, &copy, &sb, t)) {
+			free(buf);
+			return -1;
+		}
+		n++;
+	}
+	free(buf);
+	return n;
+}
+
+/*
+ * A snapshot while recording: the newest markers, in order, and the
+ * recorder records on; a second snapshot has the markers made since,
+ * and the stop at the end reads them too.
+ */
+TEST(snapshot_while_recording_reads_the_newest_events_and_records_on)
+{
+	const char *const syscalls[] = { "syscall_entry", "syscall_exit", NULL };
+	enum { M = 2000 };
+	struct ltt_trace t = { 0 };
+	static __s64 m[M + 200];
+	struct ltt_session s;
+	struct ltt_status st;
+	long n, k, stale, at = 0;
+	pid_t me = getpid();
+	int cpu, fd;
+
+	if (!ltt_setup(_metadata, &s, &overwrite_small, true))
+		return;
+	cpu = ltt_pin_to_buffer_cpu(&s);
+	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
+	fd = memfd_create("ltt_buffer_test", 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ltt_set_pids(s.fd, &me, 1));
+	ASSERT_EQ(0, ltt_set_events(&s, syscalls)) TH_LOG("%s", ltt_err);
+	ltt_start_or_fail(_metadata, s.fd);
+	make_markers(fd, 0, M);
+
+	n = snapshot_read(&s, cpu, &t, &stale);
+	ASSERT_LT(0, n) TH_LOG("%s", ltt_err);
+	EXPECT_EQ(0, stale) TH_LOG("packets overwritten with no writer about");
+	k = ltt_syscall_returns(&s.reg, &t, cpu, __NR_lseek, m, M);
+	ltt_trace_free(&t);
+	ASSERT_LT(0, k) TH_LOG("no marker in the snapshot: %s", ltt_err);
+	EXPECT_EQ(M - 1, m[k - 1]) TH_LOG("the newest marker is missing");
+	EXPECT_LT(0, m[0]) TH_LOG("the oldest marker survived a full ring");
+	EXPECT_EQ(0, gaps(m, k, &at))
+		TH_LOG("marker %lld then %lld", (long long)m[at - 1],
+		       (long long)m[at]);
+	ASSERT_EQ(0, ltt_session_status(&s, &st)) TH_LOG("%s", ltt_err);
+	EXPECT_EQ((__u32)LTT_STATE_RECORDING, st.state)
+		TH_LOG("a snapshot read must not stop the recorder");
+
+	make_markers(fd, M, M + 100);
+	n = snapshot_read(&s, cpu, &t, &stale);
+	ASSERT_LT(0, n) TH_LOG("%s", ltt_err);
+	k = ltt_syscall_returns(&s.reg, &t, cpu, __NR_lseek, m, M + 200);
+	ltt_trace_free(&t);
+	ASSERT_LT(100, k) TH_LOG("%ld markers in the second snapshot", k);
+	EXPECT_EQ(M + 99, m[k - 1]) TH_LOG("markers made after the first snapshot");
+	EXPECT_EQ(0, gaps(m, k, &at));
+
+	ASSERT_EQ(0, ltt_stop(s.fd)) TH_LOG("STOP: %s", strerror(errno));
+	n = read_markers(&s, cpu, m, M);
+	ASSERT_LT(0, n) TH_LOG("%s", ltt_err);
+	EXPECT_EQ(M + 99, m[n - 1]) TH_LOG("the stop after snapshots");
+	ASSERT_EQ(0, ltt_check_accounting(&s)) TH_LOG("%s", ltt_err);
+	close(fd);
+	ltt_session_close(&s);
+}
+
+/*
+ * A packet the recorder overwrites while SNAPSHOT_READ copies it (the
+ * snapshot_delay_ms knob holds the reader between its copy and its
+ * check, while a process floods the same CPU) comes back ESTALE: what
+ * was copied may be torn.  With nothing writing, the same read is whole.
+ */
+TEST(snapshot_read_of_a_packet_overwritten_while_copied_is_estale)
+{
+	struct ltt_snapshot_read req;
+	struct ltt_snapshot snap;
+	struct ltt_session s;
+	struct ltt_reader *r;
+	unsigned char *buf;
+	int cpu, status, ret, err;
+	pid_t flooder;
+
+	if (access(SNAPSHOT_KNOB, W_OK))
+		SKIP(return, "no CONFIG_LTT_SELFTEST knobs");
+	if (!ltt_setup(_metadata, &s, &overwrite_small, true))
+		return;
+	cpu = ltt_pin_to_buffer_cpu(&s);
+	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
+	r = ltt_reader_of(&s, cpu);
+	ASSERT_NE(NULL, r);
+	buf = malloc(s.subbuf_size);
+	ASSERT_NE(NULL, buf);
+	ltt_start_or_fail(_metadata, s.fd);
+	make_markers(-1, 0, 1000);
+	ASSERT_EQ(0, ioctl(r->fd, LTT_BUF_SNAPSHOT, &snap));
+	ASSERT_LT(snap.begin, snap.end);
+	req = (struct ltt_snapshot_read){ .pos = snap.end - s.subbuf_size,
+					  .buf = (uintptr_t)buf };
+	ASSERT_EQ(0, ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, &req))
+		TH_LOG("the newest packet, nothing writing: %s", strerror(errno));
+
+	flooder = fork();
+	ASSERT_LE(0, flooder);
+	if (!flooder) {		/* same CPU: it runs while the reader sleeps */
+		for (;;)
+			syscall(__NR_getppid);
+	}
+	ASSERT_EQ(0, ltt_write_str(SNAPSHOT_KNOB, "300")) TH_LOG("%s", ltt_err);
+	ret = ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, &req);
+	err = errno;
+	ltt_write_str(SNAPSHOT_KNOB, "0");
+	kill(flooder, SIGKILL);
+	waitpid(flooder, &status, 0);
+	EXPECT_EQ(-1, ret) TH_LOG("a packet overwritten while copied was taken whole");
+	EXPECT_EQ(ESTALE, err) TH_LOG("%s", strerror(err));
+	/* And before the copy: the ring went round meanwhile. */
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, &req));
+	EXPECT_EQ(ESTALE, errno);
+	free(buf);
+	ltt_session_close(&s);
+}
+
+/*
+ * What is not a packet of a flight recorder: a discard-mode buffer,
+ * nothing recorded yet, a position off a packet's start or past the
+ * writers, bad pointers.
+ */
+TEST(snapshot_ioctls_refuse_what_is_not_a_packet)
+{
+	struct ltt_snapshot_read req;
+	struct ltt_snapshot snap;
+	struct ltt_session s, d;
+	unsigned char *buf;
+	struct ltt_reader *r;
+	int cpu;
+
+	if (!ltt_setup(_metadata, &d, NULL, true))
+		return;
+	buf = malloc(65536);
+	ASSERT_NE(NULL, buf);
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(d.rd[0].fd, LTT_BUF_SNAPSHOT, &snap));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("a discard-mode buffer");
+	req = (struct ltt_snapshot_read){ .buf = (uintptr_t)buf };
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(d.rd[0].fd, LTT_BUF_SNAPSHOT_READ, &req));
+	EXPECT_EQ(EINVAL, errno);
+	ltt_session_close(&d);
+
+	if (!ltt_setup(_metadata, &s, &overwrite_small, true))
+		return;
+	cpu = ltt_pin_to_buffer_cpu(&s);
+	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
+	r = ltt_reader_of(&s, cpu);
+	ASSERT_EQ(0, ioctl(r->fd, LTT_BUF_SNAPSHOT, &snap));
+	EXPECT_EQ(0ULL, snap.begin) TH_LOG("a session never started");
+	EXPECT_EQ(0ULL, snap.end);
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, &req));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("nothing written yet");
+
+	ltt_start_or_fail(_metadata, s.fd);
+	make_markers(-1, 0, 3000);
+	ASSERT_EQ(0, ioctl(r->fd, LTT_BUF_SNAPSHOT, &snap));
+	ASSERT_LE((__u64)s.subbuf_size * s.n_subbufs, snap.begin)
+		TH_LOG("the ring went round");
+	req.pos = snap.begin + 8;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, &req));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("inside a packet");
+	req.pos = snap.end + 64ULL * s.subbuf_size;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, &req));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("past the writers");
+	req.pos = snap.begin - s.subbuf_size;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, &req));
+	EXPECT_EQ(ESTALE, errno) TH_LOG("a lap behind");
+	req.pos = ~0ULL - s.subbuf_size + 1;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, &req));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("the last packet of 64 bits");
+	req.pos = snap.end - s.subbuf_size;
+	req.buf = 0;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, &req));
+	EXPECT_EQ(EFAULT, errno) TH_LOG("a NULL copy buffer");
+	req.buf = (uintptr_t)ltt_unmapped_page();
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, &req));
+	EXPECT_EQ(EFAULT, errno) TH_LOG("an unmapped copy buffer");
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(r->fd, LTT_BUF_SNAPSHOT, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(r->fd, LTT_BUF_SNAPSHOT_READ, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	free(buf);
+	ltt_session_close(&s);
+}
+
 TEST_HARNESS_MAIN

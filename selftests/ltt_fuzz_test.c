@@ -359,6 +359,8 @@ static const int fz_errs_get[] = { EAGAIN, ENODATA, EBUSY, EFAULT, 0 };
 static const int fz_errs_put[] = { EINVAL, 0 };
 
 static const int fz_errs_info[] = { EFAULT, 0 };
+static const int fz_errs_snapshot[] = { EINVAL, EFAULT, 0 };
+static const int fz_errs_snapshot_read[] = { EINVAL, EAGAIN, ESTALE, EFAULT, 0 };
 
 static const int fz_errs_ioctl_other[] = { ENOTTY, 0 };
 
@@ -1438,6 +1440,10 @@ static void fz_ioctl(struct fz *z, struct fz_fd *f)
 		cmd = LTT_BUF_PUT_SUBBUF;
 	else if (r < 70)
 		cmd = LTT_BUF_INFO;
+	else if (r < 74)
+		cmd = LTT_BUF_SNAPSHOT;
+	else if (r < 78)
+		cmd = LTT_BUF_SNAPSHOT_READ;
 	else if (r < 85)
 		cmd = _IOC(fz_below(z, 4), LTT_IOC_MAGIC, fz_below(z, 256),
 			   fz_below(z, 64));
@@ -1484,6 +1490,16 @@ static void fz_ioctl(struct fz *z, struct fz_fd *f)
 		fz_judge(z, ret, fz_errs_info,
 			 kind >= FZ_PTR_NULL || kind == FZ_PTR_RO ||
 			 kind == FZ_PTR_STRADDLE_NONE ? EFAULT : 0, 0);
+		return;
+	case LTT_BUF_SNAPSHOT:
+		/* EINVAL for a discard-mode buffer, EFAULT for a bad pointer. */
+		ret = ioctl(f->fd, cmd, arg);
+		fz_judge(z, ret, fz_errs_snapshot, 0, 0);
+		return;
+	case LTT_BUF_SNAPSHOT_READ:
+		/* Junk positions and copy pointers: never a crash, only these. */
+		ret = ioctl(f->fd, cmd, arg);
+		fz_judge(z, ret, fz_errs_snapshot_read, 0, 0);
 		return;
 	}
 	ret = ioctl(f->fd, cmd, arg);

@@ -1096,6 +1096,24 @@ static inline bool ltt_setup(struct __test_metadata *_metadata,
 	return true;
 }
 
+/* Write @val to @path (procfs, sysfs). */
+static inline int ltt_write_str(const char *path, const char *val)
+{
+	ssize_t n, len = strlen(val);
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ltt_fail("open %s: %s", path, strerror(errno));
+	n = write(fd, val, len);
+	err = errno;
+	close(fd);
+	if (n != len)
+		return ltt_fail("write \"%s\" to %s: %s", val, path,
+				n < 0 ? strerror(err) : "short write");
+	return 0;
+}
+
 /* Write "0" or "1" to a CPU's sysfs online file: 0, or -1 and errno. */
 static inline int ltt_set_cpu_online(int cpu, bool online)
 {

@@ -211,24 +211,6 @@ static inline void ltt_spin_user(__u64 ns)
 	} while (ltt_now_ns(CLOCK_MONOTONIC) < end);
 }
 
-/* Write @val to @path (procfs, sysfs). */
-static inline int ltt_write_str(const char *path, const char *val)
-{
-	ssize_t n, len = strlen(val);
-	int fd, err;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ltt_fail("open %s: %s", path, strerror(errno));
-	n = write(fd, val, len);
-	err = errno;
-	close(fd);
-	if (n != len)
-		return ltt_fail("write \"%s\" to %s: %s", val, path,
-				n < 0 ? strerror(err) : "short write");
-	return 0;
-}
-
 /* Read @path into @buf, NUL-terminated, the last newline dropped. */
 static inline int ltt_read_str(const char *path, char *buf, size_t size)
 {

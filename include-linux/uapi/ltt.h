@@ -459,6 +459,32 @@ struct ltt_buffer_info {
 	__u64 mmap_size;
 };
 
+/**
+ * struct ltt_snapshot - LTT_BUF_SNAPSHOT
+ * @begin: Output, position of the oldest packet the ring holds: bytes
+ *	written to the buffer before it, all laps counted.
+ * @end: Output, position just past the newest packet, closed by the call.
+ *
+ * The packets of a snapshot start at @begin, @begin + subbuf_size, ...
+ * up to @end (none when equal).
+ */
+struct ltt_snapshot {
+	__u64 begin;
+	__u64 end;
+};
+
+/**
+ * struct ltt_snapshot_read - LTT_BUF_SNAPSHOT_READ
+ * @pos: Input, a packet's position, from an LTT_BUF_SNAPSHOT.
+ * @buf: Input, user pointer to subbuf_size bytes for the packet.
+ * @size: Output, bytes copied: the packet_size of its header.
+ */
+struct ltt_snapshot_read {
+	__u64 pos;
+	__aligned_u64 buf;
+	__u64 size;
+};
+
 /*
  * Buffer fd ioctls.  GET_SUBBUF takes the oldest complete packet (EAGAIN:
  * none yet, also before the first START; ENODATA: the session is stopped
@@ -466,11 +492,21 @@ struct ltt_buffer_info {
  * overwrite-mode session is recording) and PUT_SUBBUF releases it
  * (EINVAL: none taken).  poll() gives POLLIN for a complete packet and
  * POLLHUP once a stopped session's buffer is read.
+ *
+ * A flight recorder (overwrite mode) is read while it records with
+ * SNAPSHOT, which closes the packet being written and gives the range of
+ * packets the ring holds (EINVAL: a discard-mode buffer), and
+ * SNAPSHOT_READ, which copies one of them out (EINVAL: @pos is not a
+ * packet's; EAGAIN: its writers are not done with it yet; ESTALE: the
+ * recorder has overwritten it, before or while it was copied: what was
+ * copied is to be dropped).  The recorder never waits for the reader.
  */
 /* Registered in Documentation/userspace-api/ioctl/ioctl-number.rst. */
 #define LTT_IOC_MAGIC		0xB9
 #define LTT_BUF_GET_SUBBUF	_IOR(LTT_IOC_MAGIC, 1, struct ltt_subbuf)
 #define LTT_BUF_PUT_SUBBUF	_IO(LTT_IOC_MAGIC, 2)
 #define LTT_BUF_INFO		_IOR(LTT_IOC_MAGIC, 3, struct ltt_buffer_info)
+#define LTT_BUF_SNAPSHOT	_IOR(LTT_IOC_MAGIC, 4, struct ltt_snapshot)
+#define LTT_BUF_SNAPSHOT_READ	_IOWR(LTT_IOC_MAGIC, 5, struct ltt_snapshot_read)
 
 #endif /* _UAPI_LINUX_LTT_H */
