@@ -462,7 +462,8 @@ int cmd_analyze(int argc, char **argv)
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
-	qsort(a.an.io, a.an.n_io, sizeof(*a.an.io), io_cmp);
+	if (a.an.n_io)		/* io is NULL without any: not for qsort */
+		qsort(a.an.io, a.an.n_io, sizeof(*a.an.io), io_cmp);
 	if (a.json) {
 		print_json(&a, ltt_trace_dir(t));
 	} else {

@@ -43,6 +43,17 @@ static void put_text(FILE *f, const char *s, size_t max)
 		fputs("...", f);
 }
 
+/* @s with control characters as '?', cut to @len - 1 bytes. */
+static const char *clean(const char *s, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < len; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
 static unsigned int shown(unsigned int top, unsigned int n)
 {
 	return top && n > top ? top : n;
@@ -88,9 +99,11 @@ static void print_targets(FILE *f, const struct startup *su)
 			fprintf(f, "%s", m->event);
 			if (m->pid >= 0)
 				fprintf(f, " by pid %d", m->pid);
-			fputs(": \"", f);
-			put_text(f, m->text, 200);
-			putc('"', f);
+			if (m->text[0]) {
+				fputs(": \"", f);
+				put_text(f, m->text, 200);
+				putc('"', f);
+			}
 		}
 		if (g->lost_before)
 			fprintf(f, " (%llu events were lost before it: an earlier one may be missing)",
@@ -196,14 +209,16 @@ static void print_execs(FILE *f, const struct startup *su, unsigned int top)
 	for (i = 0; i < shown(top, su->n_execs); i++) {
 		const struct su_exec *e = &su->execs[order[i]];
 		const struct su_proc *p = &su->procs[e->proc];
-		char end[32];
+		char end[32], name[SU_COMM];
 
 		fprintf(f, "    %8d  %-20.20s %12s %12s %12s %8u  %-9s ", p->pid,
-			e->name, ms(e->t0 - su->t0, b[0]), ms(e->t1 - e->t0, b[1]),
+			clean(e->name, name, sizeof(name)), ms(e->t0 - su->t0, b[0]),
+			ms(e->t1 - e->t0, b[1]),
 			su->sched_recorded ? ms(e->cpu_ns, b[2]) : "-",
 			e->children, exec_end(e, end, sizeof(end)));
 		if (p->parent != SU_NONE)
-			fprintf(f, "%s %d", su_proc_name(su, p->parent),
+			fprintf(f, "%s %d", clean(su_proc_name(su, p->parent), name,
+						  sizeof(name)),
 				su->procs[p->parent].pid);
 		else
 			fputs("-", f);
@@ -231,15 +246,16 @@ static void tree_node(const struct tree *t, uint32_t i, unsigned int depth)
 	const struct su_proc *p = &su->procs[i];
 	unsigned int n = 0, hidden = 0;
 	uint32_t c, e;
-	char b[4][32];
+	char b[4][32], name[SU_COMM];
 
-	fprintf(t->f, "    %*s%d %s", 2 * depth, "", p->pid, su_proc_name(su, i));
+	fprintf(t->f, "    %*s%d %s", 2 * depth, "", p->pid,
+		clean(su_proc_name(su, i), name, sizeof(name)));
 	if (p->first_exec != SU_NONE && p->first_exec != p->last_exec) {
 		fputs(" (", t->f);
 		for (e = p->first_exec; e < su->n_execs; e++)
 			if (su->execs[e].proc == i)
 				fprintf(t->f, "%s%s", e == p->first_exec ? "" : " -> ",
-					su->execs[e].name);
+					clean(su->execs[e].name, name, sizeof(name)));
 		putc(')', t->f);
 	}
 	fprintf(t->f, ": %s %s ms, %s %s ms%s", p->forked ? "fork" : "seen",
@@ -328,7 +344,7 @@ static void print_cpus(FILE *f, const struct startup *su, unsigned int top)
 {
 	uint64_t span = su->w1 - su->w0;
 	unsigned int c, i;
-	char b[3][32];
+	char b[3][32], name[SU_COMM];
 
 	if (!su->sched_recorded) {
 		fputs("\n  What ran on each CPU: not recorded (the trace has no sched_change; trace the boot with ltt.boot=events=...+sched_change)\n",
@@ -347,7 +363,8 @@ static void print_cpus(FILE *f, const struct startup *su, unsigned int top)
 		for (i = 0; i < shown(top, u->n_use); i++)
 			fprintf(f, "      %8d  %-20.20s %12s ms %6.1f%%\n",
 				su->procs[u->use[i].proc].pid,
-				su_proc_name(su, u->use[i].proc),
+				clean(su_proc_name(su, u->use[i].proc), name,
+				      sizeof(name)),
 				ms(u->use[i].ns, b[0]), pct(u->use[i].ns, span));
 		more(f, top, u->n_use, "      ");
 		if (!u->buckets || su->n_buckets < 2)
@@ -362,7 +379,8 @@ static void print_cpus(FILE *f, const struct startup *su, unsigned int top)
 			fprintf(f, "      %12s %6.1f%%", ms(su->w0 - su->t0 + from, b[0]),
 				pct(k->busy, to - from));
 			if (k->top != SU_NONE)
-				fprintf(f, "  %s %d (%.1f%%)", su_proc_name(su, k->top),
+				fprintf(f, "  %s %d (%.1f%%)",
+					clean(su_proc_name(su, k->top), name, sizeof(name)),
 					su->procs[k->top].pid, pct(k->top_ns, to - from));
 			putc('\n', f);
 		}
