@@ -218,14 +218,15 @@ LTT_EVENT(syscall_entry_compat,
  * is 0 or -errno; names are absolute paths as the kernel resolved them
  * (the parent directory's path and the last component as given), cut
  * at 255 bytes.  A rename, link or symlink is followed, on the same CPU,
- * by an fs_newname with the name it made; a symlink's oldname is its
- * text, as given.  chown's ids are those asked for (-1: unchanged).
+ * by an fs_newname with the name it made (and the same ret); a
+ * symlink's oldname is its text, as given.  chown's ids are those asked for (-1: unchanged).
  */
 LTT_EVENT_STR(fs_rename,
 	      LTT_FIELD(s32, ret);
 	      LTT_FIELD(u32, flags);
 	      LTT_STRING(oldname);)
 LTT_EVENT_STR(fs_newname,
+	      LTT_FIELD(s32, ret);
 	      LTT_STRING(newname);)
 LTT_EVENT_STR(fs_unlink,
 	      LTT_FIELD(s32, ret);

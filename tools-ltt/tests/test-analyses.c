@@ -129,7 +129,7 @@ void analyses_syscall_latency_of_the_basic_fixture(void **state)
  */
 static const char *mixed_trace(char *dir, size_t len)
 {
-	static const int64_t none[1];
+	static const int64_t none[1], open_data[] = { 5, 0, FX_DEV, 42, 0 };
 	struct ltt_registry reg;
 	struct fx_writer w;
 
@@ -143,8 +143,8 @@ static const char *mixed_trace(char *dir, size_t len)
 	EV(0, 1510, "fs_read", 5, 100);
 	EV(0, 1800, "syscall_entry", 257, 0x1000);
 	EV(0, 1900, "syscall_exit", 5);
-	assert_int_equal(fx_event(&w, 0, FX_T0 + 1910, "fs_open",
-				  (int64_t[]){ 5, 0, 0 }, "/data"), 0);
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 1910, "fs_open", open_data,
+				  "/data"), 0);
 	EV(0, 2000, "syscall_entry", 0, 0x1000);
 	EV(0, 2400, "syscall_exit", 4096);
 	EV(0, 2410, "fs_read", 5, 4096);
