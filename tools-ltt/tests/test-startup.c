@@ -46,31 +46,27 @@ struct boot_opts {
 	uint32_t subbuf;
 };
 
-static void ev(struct fx_writer *w, unsigned int cpu, uint64_t us,
-	       const char *name, const int64_t *f, const char *str)
-{
-	assert_int_equal(fx_event(w, cpu, T(us), name, f, str), 0);
-}
+/* Event @name at @us on @cpu with the integer fields that follow. */
+#define EV(cpu, us, name, str, ...)					\
+	assert_int_equal(fx_event(&w, cpu, T(us), name,			\
+				  ((const int64_t[]){ __VA_ARGS__ }), str), 0)
 
 static void sw(struct fx_writer *w, const struct boot_opts *o,
 	       unsigned int cpu, uint64_t us, int32_t in, int32_t out,
 	       int64_t state)
 {
 	if (o->sched)
-		ev(w, cpu, us, "sched_change", (int64_t[]){ in, out, state },
-		   NULL);
+		assert_int_equal(fx_event_n(w, cpu, T(us), "sched_change",
+					    (const int64_t[]){ in, out, state },
+					    3, NULL), 0);
 	else
 		fx_set_pid(w, cpu, in);
 }
 
-#define FORK(cpu, us, pid, tgid) \
-	ev(&w, cpu, us, "process_fork", (int64_t[]){ pid, tgid }, NULL)
-#define EXEC(cpu, us, pid, path) \
-	ev(&w, cpu, us, "process_exec", (int64_t[]){ pid, 0 }, path)
-#define EXIT(cpu, us, pid, code) \
-	ev(&w, cpu, us, "process_exit", (int64_t[]){ pid, code }, NULL)
-#define MARK(cpu, us, text) \
-	ev(&w, cpu, us, "user_message", (int64_t[]){ 0 }, text)
+#define FORK(cpu, us, pid, tgid)	EV(cpu, us, "process_fork", NULL, pid, tgid)
+#define EXEC(cpu, us, pid, path)	EV(cpu, us, "process_exec", path, pid)
+#define EXIT(cpu, us, pid, code)	EV(cpu, us, "process_exit", NULL, pid, code)
+#define MARK(cpu, us, text)		EV(cpu, us, "user_message", text, 0)
 
 static const char *boot_trace(const char *tag, const struct boot_opts *o)
 {
