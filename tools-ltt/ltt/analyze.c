@@ -452,8 +452,11 @@ int cmd_analyze(int argc, char **argv)
 	while (ltt_trace_next(t, &it) > 0) {
 		if (!item_selected(&sel, t, it))
 			continue;
-		tl_add(&a.tl, it);
-		an_add(&a.an, t, it);
+		/* the timeline, the biggest, only for the others */
+		if (a.which & ~A_STARTUP) {
+			tl_add(&a.tl, it);
+			an_add(&a.an, t, it);
+		}
 		if (a.which & A_STARTUP)
 			su_add(&a.su, it);
 	}
@@ -468,7 +471,8 @@ int cmd_analyze(int argc, char **argv)
 		print_json(&a, ltt_trace_dir(t));
 	} else {
 		fprintf(a.f, "Trace %s: %llu events\n", ltt_trace_dir(t),
-			(unsigned long long)a.tl.events);
+			(unsigned long long)(a.which & ~A_STARTUP ?
+					     a.tl.events : a.su.events));
 		if (a.which & A_SYSCALLS)
 			print_syscalls(&a);
 		if (a.which & A_SCHED)

@@ -252,10 +252,9 @@ static void tree_node(const struct tree *t, uint32_t i, unsigned int depth)
 		clean(su_proc_name(su, i), name, sizeof(name)));
 	if (p->first_exec != SU_NONE && p->first_exec != p->last_exec) {
 		fputs(" (", t->f);
-		for (e = p->first_exec; e < su->n_execs; e++)
-			if (su->execs[e].proc == i)
-				fprintf(t->f, "%s%s", e == p->first_exec ? "" : " -> ",
-					clean(su->execs[e].name, name, sizeof(name)));
+		for (e = p->first_exec; e != SU_NONE; e = su->execs[e].next)
+			fprintf(t->f, "%s%s", e == p->first_exec ? "" : " -> ",
+				clean(su->execs[e].name, name, sizeof(name)));
 		putc(')', t->f);
 	}
 	fprintf(t->f, ": %s %s ms, %s %s ms%s", p->forked ? "fork" : "seen",
@@ -537,11 +536,10 @@ static void json_procs(FILE *f, const struct startup *su)
 			fputs(",\"cpu_ns\":null,\"tree_cpu_ns\":null", f);
 		}
 		fputs(",\"execs\":[", f);
-		for (e = p->first_exec; e != SU_NONE && e < su->n_execs; e++)
-			if (su->execs[e].proc == i) {
-				fprintf(f, "%s%u", first ? "" : ",", e);
-				first = false;
-			}
+		for (e = p->first_exec; e != SU_NONE; e = su->execs[e].next) {
+			fprintf(f, "%s%u", first ? "" : ",", e);
+			first = false;
+		}
 		fputs("]}", f);
 	}
 	putc(']', f);

@@ -304,9 +304,11 @@ static void on_exec(struct startup *su, const struct ltt_item *it)
 	if (p->last_exec != SU_NONE) {
 		su->execs[p->last_exec].t1 = it->ts;
 		su->execs[p->last_exec].end = SU_REPLACED;
+		su->execs[p->last_exec].next = su->n_execs;
 	}
 	e = &su->execs[su->n_execs];
 	memset(e, 0, sizeof(*e));
+	e->next = SU_NONE;
 	e->proc = proc;
 	e->t0 = e->t1 = it->ts;
 	e->path = strdup(path);

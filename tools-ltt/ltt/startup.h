@@ -55,6 +55,7 @@ struct su_exec {
 	const char *name;		/* its last component, in path */
 	uint64_t cpu_ns;		/* on a CPU, its process's tasks */
 	uint32_t children;		/* processes forked while it ran */
+	uint32_t next;			/* the process's next exec, or SU_NONE */
 };
 
 struct su_proc {
