@@ -61,6 +61,14 @@ for e in json.load(open(sys.argv[1]))["startup"]["execs"]:
         print(e["pid"], e["path"])' "$tmp/json")" \
 	"$("$ltt" analyze -a startup -n 0 "$mix" | awk '/^  Milestones/ { on = 1; getline; next } on && !NF { exit } on && $3 == "exec" { print $2, $4 }')"
 
+# a process that execs twice: its execs chained, in text and JSON
+check "two execs: JSON" "sh flood" \
+	"$(python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["startup"]
+p = [p for p in s["processes"] if p["pid"] == 55][0]
+print(" ".join(s["execs"][e]["name"] for e in p["execs"]))' "$tmp/json")"
+check "two execs: text" 1 "$("$ltt" analyze -a startup "$mix" | grep -c '^      55 flood (sh -> flood): seen ')"
+
 # not found: exit 1, a message naming the trace, the rest printed
 out=$("$ltt" analyze -a startup --until nosuch --until sh "$mix" 2>"$tmp/err"); rc=$?
 check "until nosuch: status" 1 "$rc"
