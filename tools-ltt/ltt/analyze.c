@@ -30,7 +30,7 @@ static const struct ltt_opt analyze_opts[] = {
 	{ 'n', "top", "N", "the N first lines of each table (default 20, 0: all)" },
 	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
 	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR (see ltt(1))" },
-	{ OPT_UNTIL, "until", "NAME", "startup: time to the first exec of NAME (a path, or a program's name) or marker NAME (a custom event's name or text); again for more" },
+	{ OPT_UNTIL, "until", "NAME", "startup: time to the first exec of NAME or marker NAME (again: more)" },
 	{ OPT_BUCKETS, "buckets", "N", "startup: what ran on each CPU in N slices of the window (default 10)" },
 	{ OPT_JSON, "json", NULL, "one JSON object, every row of every table" },
 };
