@@ -522,7 +522,15 @@ static size_t sum_keys(struct key_ns *k, size_t n)
 	return out;
 }
 
-/* The bucket of @ts in the window (the last one holds its end). */
+/* Where bucket @k of the window starts (k = n_buckets: the window's end). */
+static uint64_t bucket_start(const struct startup *su, uint32_t k)
+{
+	if (k >= su->n_buckets)
+		return su->w1;
+	return su->w0 + (su->w1 - su->w0) * (unsigned __int128)k / su->n_buckets;
+}
+
+/* A bucket that @ts is in or after: bucket_start() of it is <= @ts. */
 static uint32_t bucket_of(const struct startup *su, uint64_t ts)
 {
 	uint64_t span = su->w1 - su->w0;
@@ -554,12 +562,12 @@ static int cpu_use(struct startup *su)
 			continue;
 		whole[nw++] = (struct key_ns){ r->cpu, 0, r->proc, b - a };
 		/* a stretch across buckets counts in each */
-		for (k = bucket_of(su, a); a < b; k++) {
-			uint64_t end = k + 1 >= su->n_buckets ? su->w1 :
-				su->w0 + (su->w1 - su->w0) *
-				(unsigned __int128)(k + 1) / su->n_buckets;
+		for (k = bucket_of(su, a); a < b && k < su->n_buckets; k++) {
+			uint64_t end = bucket_start(su, k + 1);
 			uint64_t e = end < b ? end : b;
 
+			if (e <= a)		/* rounding: a is past bucket k */
+				continue;
 			if (np == cap) {
 				struct key_ns *n2 = realloc(part, 2 * cap * sizeof(*n2));
 
@@ -568,9 +576,8 @@ static int cpu_use(struct startup *su)
 				part = n2;
 				cap *= 2;
 			}
-			if (e > a)
-				part[np++] = (struct key_ns){ r->cpu, k, r->proc, e - a };
-			a = e > a ? e : b;
+			part[np++] = (struct key_ns){ r->cpu, k, r->proc, e - a };
+			a = e;
 		}
 	}
 	nw = sum_keys(whole, nw);

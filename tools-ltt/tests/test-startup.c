@@ -217,10 +217,11 @@ void startup_execs_processes_and_their_cpu_time(void **state)
 	struct boot_opts o = { .sched = true };
 	const char *dir = boot_trace("boot", &o);
 	const struct su_proc *p;
+	unsigned int c, i;
 	struct run r;
 
 	(void)state;
-	run_su(&r, dir, NULL, 0, 1);
+	run_su(&r, dir, NULL, 0, 7);
 	assert_int_equal(r.su.t0, T(0));
 	assert_int_equal(r.su.t1 - r.su.t0, US(50000));
 	assert_true(r.su.sched_recorded);
@@ -279,6 +280,18 @@ void startup_execs_processes_and_their_cpu_time(void **state)
 	assert_int_equal(use_of(&r.su, 0, 1), US(12000));
 	assert_int_equal(r.su.cpus[0].busy, US(12000 + 16000 + 12000));
 	assert_int_equal(r.su.cpus[1].busy, US(2500 + 1000));
+	/* 7 buckets of 50000/7 us, rounded: every stretch in them */
+	for (c = 0; c < 2; c++) {
+		uint64_t sum = 0;
+
+		for (i = 0; i < 7; i++)
+			sum += r.su.cpus[c].buckets[i].busy;
+		assert_int_equal(sum, r.su.cpus[c].busy);
+	}
+	/* cpu0, bucket 1 (7142.857 to 14285.714 us): 10 to 8000, then 12 */
+	assert_int_equal(r.su.cpus[0].buckets[1].busy, US(50000) * 2 / 7 -
+			 US(50000) / 7);
+	assert_int_equal(r.su.procs[r.su.cpus[0].buckets[1].top].pid, 12);
 	assert_int_equal(r.su.lost_events, 0);
 	assert_int_equal(r.su.n_lost, 0);
 	run_free(&r);
@@ -532,6 +545,42 @@ void startup_of_an_empty_trace(void **state)
 	json = printed(&r.su, true, 0);
 	assert_has(json, "\"execs\":[],\"processes\":[]");
 	free(json);
+	run_free(&r);
+	remove_copy(dir);
+}
+
+/*
+ * 3 buckets of a 10 ns window start at 0, 3 and 6 ns; a stretch from
+ * 3 ns, where 3 * 3 / 10 rounds down to bucket 0, is bucket 1's.
+ */
+void startup_buckets_hold_every_stretch(void **state)
+{
+	struct ltt_registry reg;
+	struct fx_writer w;
+	char dir[256];
+	struct run r;
+	unsigned int i;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/ltt-startup-test-%d-buckets", getpid());
+	assert_int_equal(fx_registry(&reg), 0);
+	assert_int_equal(fx_open(&w, dir, &reg, 1, 4096, FX_CLOCK_OFFSET), 0);
+	fx_set_pid(&w, 0, 0);
+	assert_int_equal(fx_event_n(&w, 0, FX_T0, "sched_change",
+				    (const int64_t[]){ 5, 0, 0 }, 3, NULL), 0);
+	assert_int_equal(fx_event_n(&w, 0, FX_T0 + 3, "sched_change",
+				    (const int64_t[]){ 6, 5, 0 }, 3, NULL), 0);
+	assert_int_equal(fx_event_n(&w, 0, FX_T0 + 10, "sched_change",
+				    (const int64_t[]){ 0, 6, 1 }, 3, NULL), 0);
+	assert_int_equal(fx_close(&w, FX_T0 + 20), 0);
+	run_su(&r, dir, NULL, 0, 3);
+	assert_int_equal(r.su.cpus[0].busy, 10);
+	assert_int_equal(r.su.cpus[0].buckets[0].busy, 3);
+	assert_int_equal(r.su.procs[r.su.cpus[0].buckets[0].top].pid, 5);
+	for (i = 1; i < 3; i++) {
+		assert_int_equal(r.su.cpus[0].buckets[i].busy, i == 1 ? 3 : 4);
+		assert_int_equal(r.su.procs[r.su.cpus[0].buckets[i].top].pid, 6);
+	}
 	run_free(&r);
 	remove_copy(dir);
 }

@@ -173,6 +173,7 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(startup_counts_what_was_lost),			\
 	cmocka_unit_test(startup_of_a_trace_cut_short),			\
 	cmocka_unit_test(startup_of_an_empty_trace),			\
+	cmocka_unit_test(startup_buckets_hold_every_stretch),		\
 	cmocka_unit_test(startup_exec_names_and_paths)
 
 #define DECLARE(t)	void t(void **state)
@@ -183,6 +184,7 @@ DECLARE(startup_without_sched_change);
 DECLARE(startup_counts_what_was_lost);
 DECLARE(startup_of_a_trace_cut_short);
 DECLARE(startup_of_an_empty_trace);
+DECLARE(startup_buckets_hold_every_stretch);
 DECLARE(startup_exec_names_and_paths);
 DECLARE(reader_reads_every_event);
 DECLARE(reader_registry_matches_the_kernel_layout);
