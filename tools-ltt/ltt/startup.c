@@ -57,6 +57,7 @@ int su_init(struct startup *su, const struct ltt_trace *t,
 
 /* ---- tasks: pid -> process ---------------------------------------- */
 
+/* The slot of @pid in the task table, or the empty one it would take. */
 static uint32_t task_slot(const struct startup *su, int32_t pid)
 {
 	uint32_t h = (uint32_t)pid * 2654435761u, mask = su->task_size - 1;
@@ -67,6 +68,7 @@ static uint32_t task_slot(const struct startup *su, int32_t pid)
 	return h;
 }
 
+/* The process of task @pid, or SU_NONE. */
 static uint32_t task_proc(const struct startup *su, int32_t pid)
 {
 	uint32_t h = task_slot(su, pid);
@@ -74,6 +76,7 @@ static uint32_t task_proc(const struct startup *su, int32_t pid)
 	return su->task_pid[h] == pid ? su->task_proc[h] : SU_NONE;
 }
 
+/* Task @pid belongs to process @proc from now on; the table grows at half full. */
 static int task_set(struct startup *su, int32_t pid, uint32_t proc)
 {
 	uint32_t h, i;
@@ -135,6 +138,7 @@ static void task_forget(struct startup *su, int32_t pid)
 	}
 }
 
+/* A process seen first at @ts (a fork, or any event of it). */
 static uint32_t new_proc(struct startup *su, int32_t pid, uint64_t ts,
 			 const char *comm)
 {
@@ -196,6 +200,7 @@ static void charge(struct startup *su, uint32_t cpu, uint64_t ts)
 	c->since = ts;
 }
 
+/* @cpu runs @pid from @ts on (0: idle, which counts for nobody). */
 static void run_on(struct startup *su, uint32_t cpu, int32_t pid, uint64_t ts)
 {
 	struct su_cpu *c = &su->cpu[cpu];
@@ -223,6 +228,7 @@ bool su_exec_matches(const char *target, const char *path)
 	return !strcmp(target, base ? base + 1 : path);
 }
 
+/* The targets not found yet that an exec (@path) or a marker matches. */
 static void found(struct startup *su, uint8_t kind, uint64_t ts,
 		  uint32_t index, const char *path, const char *event,
 		  const char *text)
