@@ -76,7 +76,7 @@ static uint32_t task_proc(const struct startup *su, int32_t pid)
 	return su->task_pid[h] == pid ? su->task_proc[h] : SU_NONE;
 }
 
-/* Task @pid belongs to process @proc from now on; the table grows at half full. */
+/* Task @pid is of process @proc from now on (the table grows at half full). */
 static int task_set(struct startup *su, int32_t pid, uint32_t proc)
 {
 	uint32_t h, i;
