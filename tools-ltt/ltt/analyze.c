@@ -2,8 +2,10 @@
 /*
  * ltt analyze: latencies and usage, from analyses.c: system call
  * latency (percentiles, histogram), scheduling latency, interrupt and
- * softirq durations, I/O per process and file, CPU usage.  This file
- * parses the options and prints.
+ * softirq durations, I/O per process and file, CPU usage; and from
+ * startup.c the start-up of a boot: time to a process or a marker, per
+ * exec and process, per CPU, losses.  This file parses the options and
+ * prints.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,26 +15,35 @@
 #include "filter.h"
 #include "json.h"
 #include "ltt.h"
+#include "startup.h"
 
 enum {
 	OPT_JSON = 256,
 	OPT_FILTER,
+	OPT_UNTIL,
+	OPT_BUCKETS,
 };
 
 static const struct ltt_opt analyze_opts[] = {
-	{ 'a', "analysis", "LIST", "syscalls,sched,irq,io,cpu (default: all)" },
+	{ 'a', "analysis", "LIST", "syscalls,sched,irq,io,cpu,startup (default: all)" },
 	{ 'p', "pid", "PID", "system calls and scheduling latency of task PID only" },
 	{ 'n', "top", "N", "the N first lines of each table (default 20, 0: all)" },
 	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
 	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR (see ltt(1))" },
+	{ OPT_UNTIL, "until", "NAME", "startup: time to the first exec of NAME or marker NAME (again: more)" },
+	{ OPT_BUCKETS, "buckets", "N", "startup: what ran on each CPU in N slices of the window (default 10)" },
 	{ OPT_JSON, "json", NULL, "one JSON object, every row of every table" },
 };
 
-enum { A_SYSCALLS = 1, A_SCHED = 2, A_IRQ = 4, A_IO = 8, A_CPU = 16 };
+enum { A_SYSCALLS = 1, A_SCHED = 2, A_IRQ = 4, A_IO = 8, A_CPU = 16,
+       A_STARTUP = 32, A_ALL = 63 };
 
 struct analyze {
 	struct timeline tl;
 	struct analyses an;
+	struct startup su;
+	const char *until[SU_TARGETS];
+	unsigned int n_until, buckets;
 	unsigned int which, top;
 	int32_t pid;
 	bool json;
@@ -44,7 +55,7 @@ static unsigned int parse_which(const struct opt_parser *p, const char *list)
 	static const struct { const char *name; unsigned int bit; } names[] = {
 		{ "syscalls", A_SYSCALLS }, { "sched", A_SCHED },
 		{ "irq", A_IRQ }, { "io", A_IO }, { "cpu", A_CPU },
-		{ "all", 31 },
+		{ "startup", A_STARTUP }, { "all", A_ALL },
 	};
 	char *copy = strdup(list), *w, *save = NULL;
 	unsigned int which = 0, i;
@@ -55,7 +66,7 @@ static unsigned int parse_which(const struct opt_parser *p, const char *list)
 		for (i = 0; i < ARRAY_SIZE(names) && strcmp(w, names[i].name); i++)
 			;
 		if (i == ARRAY_SIZE(names))
-			opt_usage_error(p, "--analysis %s: the analyses are syscalls, sched, irq, io, cpu, all",
+			opt_usage_error(p, "--analysis %s: the analyses are syscalls, sched, irq, io, cpu, startup, all",
 					w);
 		which |= names[i].bit;
 	}
@@ -365,6 +376,10 @@ static void print_json(const struct analyze *a, const char *dir)
 		json_use(a, "processes", an->procs, an->n_procs);
 		json_use(a, "tasks", an->tasks, an->n_tasks);
 	}
+	if (a->which & A_STARTUP) {
+		fputs(",\"startup\":", a->f);
+		su_print_json(a->f, &a->su);
+	}
 	fputs("}\n", a->f);
 }
 
@@ -374,14 +389,18 @@ int cmd_analyze(int argc, char **argv)
 		"Latencies and usage in the trace in DIR: system call latency\n"
 		"(percentiles, histogram), scheduling latency (runnable to running,\n"
 		"after a wakeup or a preemption), interrupt and softirq durations, I/O\n"
-		"per process and file, CPU usage per CPU, process and task.",
+		"per process and file, CPU usage per CPU, process and task; start-up:\n"
+		"time to each --until target, milestones, every exec and process with\n"
+		"its life and CPU time, the process tree, what ran on each CPU, losses.\n"
+		"Exits 1 when the trace is damaged or an --until target is not in it.",
 		analyze_opts);
-	struct analyze a = { .which = 31, .top = 20, .pid = -1, .f = stdout };
+	struct analyze a = { .which = A_ALL, .top = 20, .pid = -1, .buckets = 10,
+			     .f = stdout };
 	const char *events = NULL, *expr = NULL;
 	const struct ltt_item *it;
 	struct item_select sel;
 	struct ltt_trace *t;
-	unsigned int errors;
+	unsigned int errors, i, missing = 0;
 	char err[300];
 	int c;
 
@@ -402,6 +421,20 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_FILTER:
 			expr = p.arg;
 			break;
+		case OPT_UNTIL:
+			if (a.n_until == SU_TARGETS)
+				opt_usage_error(&p, "--until: at most %d targets",
+						SU_TARGETS);
+			if (!*p.arg)
+				opt_usage_error(&p, "--until: empty name");
+			a.until[a.n_until++] = p.arg;
+			break;
+		case OPT_BUCKETS:
+			a.buckets = opt_u64(&p, "--buckets", p.arg);
+			if (!a.buckets || a.buckets > 1000)
+				opt_usage_error(&p, "--buckets %s: 1 to 1000",
+						p.arg);
+			break;
 		case OPT_JSON:
 			a.json = true;
 			break;
@@ -413,26 +446,37 @@ int cmd_analyze(int argc, char **argv)
 	if (item_select_init(&sel, ltt_trace_registry(t), events, expr, err,
 			     sizeof(err)))
 		opt_usage_error(&p, "%s", err);
-	if (tl_init(&a.tl, t) || an_init(&a.an, ltt_trace_registry(t), &a.tl)) {
+	if (a.n_until && !(a.which & A_STARTUP))
+		opt_usage_error(&p, "--until is for the startup analysis (-a startup)");
+	if (tl_init(&a.tl, t) || an_init(&a.an, ltt_trace_registry(t), &a.tl) ||
+	    su_init(&a.su, t, a.until, a.n_until)) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
 	while (ltt_trace_next(t, &it) > 0) {
 		if (!item_selected(&sel, t, it))
 			continue;
-		tl_add(&a.tl, it);
-		an_add(&a.an, t, it);
+		/* the timeline, the biggest, only for the others */
+		if (a.which & ~A_STARTUP) {
+			tl_add(&a.tl, it);
+			an_add(&a.an, t, it);
+		}
+		if (a.which & A_STARTUP)
+			su_add(&a.su, it);
 	}
-	if (tl_finish(&a.tl) || an_compute(&a.an, &a.tl, a.pid)) {
+	if (tl_finish(&a.tl) || an_compute(&a.an, &a.tl, a.pid) ||
+	    su_finish(&a.su, a.buckets)) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
-	qsort(a.an.io, a.an.n_io, sizeof(*a.an.io), io_cmp);
+	if (a.an.n_io)		/* io is NULL without any: not for qsort */
+		qsort(a.an.io, a.an.n_io, sizeof(*a.an.io), io_cmp);
 	if (a.json) {
 		print_json(&a, ltt_trace_dir(t));
 	} else {
 		fprintf(a.f, "Trace %s: %llu events\n", ltt_trace_dir(t),
-			(unsigned long long)a.tl.events);
+			(unsigned long long)(a.which & ~A_STARTUP ?
+					     a.tl.events : a.su.events));
 		if (a.which & A_SYSCALLS)
 			print_syscalls(&a);
 		if (a.which & A_SCHED)
@@ -443,8 +487,18 @@ int cmd_analyze(int argc, char **argv)
 			print_io(&a);
 		if (a.which & A_CPU)
 			print_cpu(&a);
+		if (a.which & A_STARTUP)
+			su_print(a.f, &a.su, a.top);
+	}
+	for (i = 0; i < a.su.n_targets; i++) {
+		if (a.su.targets[i].found)
+			continue;
+		warnx_cmd(p.cmd, "%s: no exec nor marker matches --until %s",
+			  ltt_trace_dir(t), a.su.targets[i].name);
+		missing++;
 	}
 	errors = print_trace_errors(p.cmd, t);
+	su_free(&a.su);
 	an_free(&a.an);
 	tl_free(&a.tl);
 	item_select_free(&sel);
@@ -453,5 +507,5 @@ int cmd_analyze(int argc, char **argv)
 		warnx_cmd(p.cmd, "write error on the standard output");
 		return 1;
 	}
-	return errors ? 1 : 0;
+	return errors || missing ? 1 : 0;
 }

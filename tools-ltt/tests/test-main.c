@@ -141,8 +141,12 @@ int main(void)
 		TESTS_TIMELINE,
 		TESTS_FILTER,
 		TESTS_ANALYSES,
+		TESTS_STARTUP,
 	};
 
+	/* LTT_TESTS=startup_* runs only the tests whose names match */
+	if (getenv("LTT_TESTS"))
+		cmocka_set_test_filter(getenv("LTT_TESTS"));
 	return cmocka_run_group_tests_name("libltt and ltt", tests, NULL,
 					   NULL);
 }

@@ -177,7 +177,27 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(analyses_io_per_process_and_file),		\
 	cmocka_unit_test(analyses_cpu_usage)
 
+#define TESTS_STARTUP							\
+	cmocka_unit_test(startup_execs_processes_and_their_cpu_time),	\
+	cmocka_unit_test(startup_time_to_an_exec_or_a_marker),		\
+	cmocka_unit_test(startup_prints_milestones_tree_and_cpus),	\
+	cmocka_unit_test(startup_without_sched_change),			\
+	cmocka_unit_test(startup_counts_what_was_lost),			\
+	cmocka_unit_test(startup_of_a_trace_cut_short),			\
+	cmocka_unit_test(startup_of_an_empty_trace),			\
+	cmocka_unit_test(startup_buckets_hold_every_stretch),		\
+	cmocka_unit_test(startup_exec_names_and_paths)
+
 #define DECLARE(t)	void t(void **state)
+DECLARE(startup_execs_processes_and_their_cpu_time);
+DECLARE(startup_time_to_an_exec_or_a_marker);
+DECLARE(startup_prints_milestones_tree_and_cpus);
+DECLARE(startup_without_sched_change);
+DECLARE(startup_counts_what_was_lost);
+DECLARE(startup_of_a_trace_cut_short);
+DECLARE(startup_of_an_empty_trace);
+DECLARE(startup_buckets_hold_every_stretch);
+DECLARE(startup_exec_names_and_paths);
 DECLARE(reader_reads_every_event);
 DECLARE(reader_registry_matches_the_kernel_layout);
 DECLARE(reader_clock_offset_from_metadata);
