@@ -97,13 +97,13 @@ static int mix_cpu(struct fx_writer *w, unsigned int cpu, uint64_t events)
 	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ (cpu + 1), t = FX_T0, n = 0;
 	int32_t base = 2000 + 1000 * cpu, pid = base;
 	bool sleeping[MIX_TASKS] = { false };
-	int64_t zero[3] = { 0 };
+	int64_t zero[1] = { 0 };
 	int64_t open_f[] = { 3, 0, 0x801, 4242, 0 };
 
 	fx_set_pid(w, cpu, pid);
 	/* names, and processes of four threads each */
 	for (unsigned int k = 0; k < MIX_TASKS && n < events; k++) {
-		int64_t f[] = { base + k, base + k / 4 * 4, 1, 0 };
+		int64_t f[] = { base + k, base + k / 4 * 4, 1 };
 		char name[16];
 
 		snprintf(name, sizeof(name), "app%u-%u", cpu, k / 4);
@@ -125,7 +125,7 @@ static int mix_cpu(struct fx_writer *w, unsigned int cpu, uint64_t events)
 				t += 100 + mix_rand(&seed) % 500;
 				MIX_EV("trap_entry", 14, 0x7f0000000000ULL + mix_rand(&seed));
 				t += 500 + mix_rand(&seed) % 2000;
-				if (fx_event(w, cpu, t, "trap_exit", zero, NULL))
+				if (fx_event_n(w, cpu, t, "trap_exit", zero, 0, NULL))
 					return -1;
 				n++;
 			}
@@ -139,6 +139,8 @@ static int mix_cpu(struct fx_writer *w, unsigned int cpu, uint64_t events)
 						     "/usr/lib/libc.so.6"))
 						return -1;
 					n++;
+				} else if (calls[c].nr == 3) {
+					MIX_EV(calls[c].ev, 3);
 				} else {
 					MIX_EV(calls[c].ev, 3, 4096);
 				}
@@ -154,12 +156,12 @@ static int mix_cpu(struct fx_writer *w, unsigned int cpu, uint64_t events)
 			t += 500;
 			MIX_EV("irq_entry", 11, 0);
 			t += 2000 + mix_rand(&seed) % 5000;
-			if (fx_event(w, cpu, t, "irq_exit", zero, NULL))
+			if (fx_event_n(w, cpu, t, "irq_exit", zero, 0, NULL))
 				return -1;
 			t += 200;
 			MIX_EV("softirq", r % 2 ? 1 : 3);
 			t += 1000 + mix_rand(&seed) % 10000;
-			if (fx_event(w, cpu, t, "timer_expired", zero, NULL))
+			if (fx_event_n(w, cpu, t, "timer_expired", zero, 0, NULL))
 				return -1;
 			n += 2;
 			if (sleeping[k]) {
@@ -170,7 +172,7 @@ static int mix_cpu(struct fx_writer *w, unsigned int cpu, uint64_t events)
 		}
 		if (r == 99) {
 			t += 100;
-			if (fx_event(w, cpu, t, "user_message", zero, "phase"))
+			if (fx_event_n(w, cpu, t, "user_message", zero, 0, "phase"))
 				return -1;
 			n++;
 		}
