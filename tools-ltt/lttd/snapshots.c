@@ -205,6 +205,23 @@ static int sn_remove(const struct snapshots *sn, unsigned int n)
 	return ret;
 }
 
+/*
+ * A snapshot that failed before its metadata was written is no trace:
+ * remove DIR/@name (empty, or a metadata.new) and say so with true.
+ */
+static bool sn_no_metadata(const struct snapshots *sn, const char *name)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/metadata", name);
+	if (!faccessat(sn->dir_fd, path, F_OK, 0))
+		return false;
+	snprintf(path, sizeof(path), "%s/metadata.new", name);
+	unlinkat(sn->dir_fd, path, 0);
+	unlinkat(sn->dir_fd, name, AT_REMOVEDIR);
+	return true;
+}
+
 /* Past the limits, the oldest go; the newest always stays. */
 static void sn_prune(struct snapshots *sn)
 {
@@ -292,7 +309,9 @@ int snapshots_take(struct snapshots *sn, struct ltt_recorder *rec,
 		return ret;
 	}
 	if (access(partial, F_OK))
-		return ret;	/* nothing of it was written */
+		return ret;	/* nothing of it was made */
+	if (ret && sn_no_metadata(sn, partial + strlen(sn->o.dir) + 1))
+		return ret;	/* nothing of it was written: gone */
 	if (rename(partial, final)) {
 		sn_say(sn, "%s: %s", final, strerror(errno));
 		return -1;
