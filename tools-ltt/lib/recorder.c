@@ -428,13 +428,17 @@ int ltt_recorder_start(struct ltt_recorder *rec)
 
 /*
  * Append the packet @pkt of @c to its stream file in @t, created with
- * its first packet; nothing when @t has no directory.
+ * its first packet; nothing when @t has no directory.  A packet that
+ * cannot be written whole (a full disk) is cut off again, so that the
+ * file ends with the last whole one.
  */
 static int rec_out(struct ltt_recorder *rec, struct rec_trace *t,
 		   struct rec_cpu *c, const void *pkt, size_t size)
 {
 	unsigned int i = c - rec->cpus;
 	char name[32];
+	off_t at;
+	int err;
 
 	if (!t->dir)
 		return 0;
@@ -443,9 +447,16 @@ static int rec_out(struct ltt_recorder *rec, struct rec_trace *t,
 		t->out_fd[i] = openat(t->dir_fd, name,
 				      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 				      0644);
-	if (t->out_fd[i] < 0 || ltt_write_all(t->out_fd[i], pkt, size))
+	if (t->out_fd[i] < 0)
 		return ltt_fail_errno("%s/%s", t->dir, name);
-	return 0;
+	at = lseek(t->out_fd[i], 0, SEEK_CUR);
+	if (!ltt_write_all(t->out_fd[i], pkt, size))
+		return 0;
+	err = errno;
+	if (at >= 0 && !ftruncate(t->out_fd[i], at))
+		lseek(t->out_fd[i], at, SEEK_SET);
+	errno = err;
+	return ltt_fail_errno("%s/%s", t->dir, name);
 }
 
 /* Count a packet written: in the recorder's totals and the snapshot's. */
@@ -494,8 +505,9 @@ static int rec_write_packet(struct ltt_recorder *rec, struct rec_trace *t,
 			 (unsigned long long)sb.size, c->map_size);
 		ret = -1;
 	} else if (t == &rec->main &&
-		   sb.seq * c->subbuf_size < c->sent) {
-		/* in the trace already, from a snapshot */
+		   (sb.seq * c->subbuf_size < c->sent ||
+		    (rec->overwrite && !t->dir && !rec->sink.packet))) {
+		/* in the trace already, from a snapshot; or going nowhere */
 	} else if (rec_out(rec, t, c, c->map + sb.offset, sb.size)) {
 		ret = -1;
 	} else if (rec->sink.packet &&
@@ -648,23 +660,21 @@ static int rec_copy_ring(struct ltt_recorder *rec, struct rec_trace *t,
 		if (t == &rec->main && !first)
 			continue;
 		ret = rec_copy_packet(rec, c, pos, &size);
-		if (ret <= 0) {
-			if (ret < 0)
-				return -1;
-			continue;
-		}
-		if (rec_out(rec, t, c, rec->copy, size))
+		if (ret < 0)
 			return -1;
-		if (first && t != &rec->main &&
+		if (ret && rec_out(rec, t, c, rec->copy, size))
+			return -1;
+		if (ret && first && t != &rec->main &&
 		    rec_out(rec, &rec->main, c, rec->copy, size))
 			return -1;
-		if (first && rec->sink.packet &&
+		if (ret && first && rec->sink.packet &&
 		    rec->sink.packet(rec->sink.ctx, c->cpu, rec->copy, size))
 			return -1;
-		rec_count(rec, c, (const void *)rec->copy, size);
+		if (first)
+			c->sent = pos + sbsize;
+		if (ret)
+			rec_count(rec, c, (const void *)rec->copy, size);
 	}
-	if (c->ring.end > c->sent)
-		c->sent = c->ring.end;
 	return 0;
 }
 
