@@ -12,6 +12,25 @@ source "$(dirname "$0")/lib.sh"
 
 DISK=$LTT_BUILD/watch-test.img
 OUT=$LTT_BUILD/watch-test
+EXTRA=$LTT_BUILD/watch-test-root
+
+# What the guest's culprits need beyond busybox: ltt-fsops (static), and
+# coreutils' install with its shared libraries (busybox-static has no
+# install applet).
+build_extra() {
+	local lib
+
+	rm -rf "$EXTRA"
+	mkdir -p "$EXTRA/usr/bin"
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static \
+		-o "$EXTRA/usr/bin/ltt-fsops" "$LTT_ROOT/scripts/watch/ltt-fsops.c" ||
+		die "scripts/watch/ltt-fsops.c does not build"
+	[[ -x /usr/bin/install ]] || die "/usr/bin/install missing (coreutils)"
+	install -m 755 /usr/bin/install "$EXTRA/usr/bin/install"
+	for lib in $(ldd /usr/bin/install | grep -o '/[^ ]*'); do
+		install -D -m 755 "$lib" "$EXTRA$lib"
+	done
+}
 
 # Run each case of the guest again with the host's ltt: same output.
 host_replay() {
@@ -33,6 +52,8 @@ host_replay() {
 }
 
 main() {
+	build_extra
+	export LTT_INITRAMFS_EXTRA=$EXTRA
 	boot_guest_script watch-test.sh "$DISK" 256M
 	rm -rf "$OUT"
 	mkdir -p "$OUT"

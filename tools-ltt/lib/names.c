@@ -6,7 +6,10 @@
  *    then, their threads' process and their open files;
  *  - exec names a process after its file, fork gives the child its
  *    parent's name (and tells its process);
- *  - open names a file descriptor, close forgets it.
+ *  - open names a file descriptor, close forgets it, dup copies it (dup2
+ *    over an open descriptor forgets what it named); a new process
+ *    inherits its parent's descriptors, exec closes the close-on-exec
+ *    ones (O_CLOEXEC at open, or the dup's flag).
  *
  * Which events feed the tables is data (name_sources below): an event
  * that tells names is one more line there.  File descriptors belong to
@@ -23,16 +26,23 @@ static const struct name_source {
 	const char *event;
 	enum name_kind kind;
 	const char *a, *b;		/* field names; NULL: none */
+	const char *c;			/* optional: a trace may lack it */
 } name_sources[] = {
-	{ "statedump_process", COMM_SET, "pid", NULL },
-	{ "statedump_process", TGID_SET, "pid", "tgid" },
-	{ "statedump_file", FILE_OPEN, "pid", "fd" },
-	{ "process_exec", COMM_EXEC, "pid", NULL },
-	{ "process_fork", COMM_INHERIT, "child", NULL },
-	{ "process_fork", TGID_SET, "child", "child_tgid" },
-	{ "fs_open", FILE_OPEN, NULL, "fd" },
-	{ "fs_close", FILE_CLOSE, NULL, "fd" },
+	{ "statedump_process", COMM_SET, "pid", NULL, NULL },
+	{ "statedump_process", TGID_SET, "pid", "tgid", NULL },
+	{ "statedump_file", FILE_OPEN, "pid", "fd", NULL },
+	{ "process_exec", FILE_EXEC, "pid", NULL, NULL },
+	{ "process_exec", COMM_EXEC, "pid", NULL, NULL },
+	{ "process_fork", COMM_INHERIT, "child", NULL, NULL },
+	{ "process_fork", TGID_SET, "child", "child_tgid", NULL },
+	{ "process_fork", FILE_INHERIT, "child", "child_tgid", NULL },
+	{ "fs_open", FILE_OPEN, NULL, "fd", "flags" },
+	{ "fs_close", FILE_CLOSE, NULL, "fd", NULL },
+	{ "fs_dup", FILE_DUP, "oldfd", "newfd", "cloexec" },
 };
+
+/* Open flags (the generic value: every architecture of the series). */
+#define LTT_O_CLOEXEC	02000000
 
 static uint64_t name_hash(uint64_t key)
 {
@@ -135,6 +145,7 @@ static bool names_resolve(const struct ltt_event_desc *d,
 {
 	int a = src->a ? ltt_event_field_index(d, src->a) : -1;
 	int b = src->b ? ltt_event_field_index(d, src->b) : -1;
+	int c = src->c ? ltt_event_field_index(d, src->c) : -1;
 	bool wants_string = src->kind == COMM_SET || src->kind == COMM_EXEC ||
 			    src->kind == FILE_OPEN;
 
@@ -145,6 +156,7 @@ static bool names_resolve(const struct ltt_event_desc *d,
 	r->kind = src->kind;
 	r->a = a;
 	r->b = b;
+	r->c = c >= 0 && d->fields[c].type != LTT_TYPE_STRING ? c : -1;
 	return true;
 }
 
@@ -185,11 +197,94 @@ void names_free(struct ltt_trace *t)
 	t->name_rule = NULL;
 }
 
+/* The descriptors of process @tgid, for files_inherit(). */
+static size_t files_of(const struct name_table *nt, int32_t tgid,
+		       struct name_entry *out, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nt->n_slots; i++) {
+		const struct name_entry *e = &nt->slot[i];
+
+		if (e->used && e->name[0] &&
+		    (int32_t)(uint32_t)(e->key >> 32) == tgid) {
+			if (n < max)
+				out[n] = *e;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* A new process @child gets a copy of @parent's descriptor table. */
+static void files_inherit(struct ltt_trace *t, int32_t parent, int32_t child)
+{
+	size_t i, n = files_of(&t->files, parent, NULL, 0);
+	struct name_entry *copy, *e;
+
+	if (!n || parent == child)
+		return;
+	copy = malloc(n * sizeof(*copy));
+	if (!copy)
+		return;
+	n = files_of(&t->files, parent, copy, n);
+	for (i = 0; i < n; i++) {
+		uint64_t key = (uint64_t)(uint32_t)child << 32 |
+			       (copy[i].key & 0xffffffffULL);
+
+		e = name_get(&t->files, key);
+		if (!e)
+			break;
+		memcpy(e->name, copy[i].name, sizeof(e->name));
+		e->cloexec = copy[i].cloexec;
+	}
+	free(copy);
+}
+
+/* Process @tgid execs: the close-on-exec descriptors are closed. */
+static void files_exec(struct ltt_trace *t, int32_t tgid)
+{
+	size_t i;
+
+	for (i = 0; i < t->files.n_slots; i++) {
+		struct name_entry *e = &t->files.slot[i];
+
+		if (e->used && e->cloexec &&
+		    (int32_t)(uint32_t)(e->key >> 32) == tgid) {
+			e->name[0] = '\0';
+			e->cloexec = false;
+		}
+	}
+}
+
+/* newfd @b of the running task now refers to what fd @a did. */
+static void files_dup(struct ltt_trace *t, const struct ltt_item *it,
+		      int32_t a, int32_t b, bool cloexec)
+{
+	const struct name_entry *old;
+	struct name_entry *e;
+	char name[LTT_STRING_MAX];
+
+	if (a < 0 || b < 0 || a == b)
+		return;
+	old = name_lookup(&t->files, file_key(t, it->pid, a));
+	if (old->used)
+		memcpy(name, old->name, sizeof(name));
+	else
+		name[0] = '\0';
+	e = name_get(&t->files, file_key(t, it->pid, b));
+	if (!e)
+		return;
+	memcpy(e->name, name, sizeof(e->name));
+	e->cloexec = cloexec;
+}
+
 static void names_apply_one(struct ltt_trace *t, const struct name_rule *r,
 			    const struct ltt_item *it)
 {
 	int32_t a = r->a >= 0 ? (int32_t)ltt_item_int(it, r->a) : it->pid;
 	int32_t b = r->b >= 0 ? (int32_t)ltt_item_int(it, r->b) : 0;
+	int64_t c = r->c >= 0 ? ltt_item_int(it, r->c) : 0;
 	const char *name = ltt_item_string(it), *slash, *parent;
 	struct name_entry *e;
 
@@ -217,13 +312,25 @@ static void names_apply_one(struct ltt_trace *t, const struct name_rule *r,
 		break;
 	case FILE_OPEN:
 		e = b >= 0 ? name_get(&t->files, file_key(t, a, b)) : NULL;
-		if (e)
+		if (e) {
 			name_copy(e, name);
+			e->cloexec = c & LTT_O_CLOEXEC;
+		}
 		break;
 	case FILE_CLOSE:
 		e = name_lookup(&t->files, file_key(t, a, b));
 		if (e->used)
 			e->name[0] = '\0';
+		break;
+	case FILE_DUP:
+		files_dup(t, it, a, b, c);
+		break;
+	case FILE_INHERIT:
+		if (a == b)
+			files_inherit(t, tgid_of(t, it->pid), a);
+		break;
+	case FILE_EXEC:
+		files_exec(t, tgid_of(t, a));
 		break;
 	}
 }

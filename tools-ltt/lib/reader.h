@@ -54,13 +54,19 @@ enum name_kind {
 	COMM_EXEC,		/* ... by the basename of the string field */
 	COMM_INHERIT,		/* process @a gets the running task's name */
 	TGID_SET,		/* thread @a belongs to process @b */
-	FILE_OPEN,		/* fd @b of @a (-1: the running task) is the string */
+	FILE_OPEN,		/* fd @b of @a (-1: the running task) is the string,
+				 * close-on-exec if open flags @c say so */
 	FILE_CLOSE,		/* fd @b of @a is closed */
+	FILE_DUP,		/* fd @b of the running task is a copy of fd @a,
+				 * close-on-exec if @c */
+	FILE_INHERIT,		/* new process @a (of process @b) gets a copy of
+				 * the running task's descriptors */
+	FILE_EXEC,		/* process @a execs: its close-on-exec fds go */
 };
 
 struct name_rule {
 	enum name_kind kind;
-	int a, b;			/* field indexes; -1: none */
+	int a, b, c;			/* field indexes; -1: none */
 	struct name_rule *next;		/* more rules of the same event */
 };
 
@@ -68,6 +74,7 @@ struct name_rule {
 struct name_entry {
 	uint64_t key;
 	bool used;
+	bool cloexec;			/* a file descriptor's FD_CLOEXEC */
 	int32_t value;			/* tgid */
 	char name[LTT_STRING_MAX];	/* comm or path; "" when closed */
 };

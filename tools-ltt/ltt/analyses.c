@@ -113,13 +113,34 @@ static int group(struct kv *kv, uint64_t n, struct an_dist **out,
 	return 0;
 }
 
+/* Events that change the file their string names (when ret is 0). */
+static const char *const change_events[] = {
+	"fs_rename", "fs_newname", "fs_unlink", "fs_rmdir", "fs_mkdir",
+	"fs_link", "fs_symlink", "fs_truncate", "fs_chmod", "fs_chown",
+	"fs_mmap_write",
+};
+
+static bool an_is_change(const struct analyses *an, int id)
+{
+	return id >= 0 && id < 128 && (an->change_ids[id / 64] >> (id % 64) & 1);
+}
+
 int an_init(struct analyses *an, const struct ltt_registry *reg,
 	    const struct timeline *tl)
 {
+	unsigned int i;
+
 	memset(an, 0, sizeof(*an));
 	an->tl = tl;
 	an->id_read = ltt_registry_find(reg, "fs_read");
 	an->id_write = ltt_registry_find(reg, "fs_write");
+	for (i = 0; i < sizeof(change_events) / sizeof(change_events[0]); i++) {
+		int id = ltt_registry_find(reg, change_events[i]);
+
+		if (id >= 0 && id < 128 && !reg->events[id].custom &&
+		    reg->events[id].has_string)
+			an->change_ids[id / 64] |= 1ULL << (id % 64);
+	}
 	return 0;
 }
 
@@ -164,6 +185,19 @@ void an_add(struct analyses *an, const struct ltt_trace *t,
 	if (it->kind != LTT_ITEM_EVENT)
 		return;
 	id = it->desc->id;
+	if (an_is_change(an, id)) {
+		int64_t ret = 0;
+
+		ltt_item_field(it, "ret", &ret);
+		k = an->tl ? tl_task(an->tl, it->pid) : NULL;
+		io = ret ? NULL : io_of(an, k ? k->tgid : it->pid,
+					ltt_item_string(it));
+		if (io)
+			io->changes++;
+		else if (!ret)
+			an->failed = true;
+		return;
+	}
 	if ((id != an->id_read && id != an->id_write) ||
 	    ltt_item_field(it, "fd", &fd) < 0 ||
 	    ltt_item_field(it, "bytes", &bytes) < 0)

@@ -39,6 +39,8 @@ struct an_io {
 	int32_t tgid;
 	char *file;			/* "fd N" when the trace did not name it */
 	uint64_t reads, read_bytes, writes, write_bytes;
+	uint64_t changes;		/* renamed, linked, unlinked, truncated,
+					 * chmod, chown, mapped for writing... */
 };
 
 struct an_cpu_use {
@@ -51,6 +53,7 @@ struct analyses {
 	const struct timeline *tl;	/* tasks' processes, for I/O */
 	/* I/O, counted during the pass */
 	int id_read, id_write;
+	uint64_t change_ids[2];		/* bits: events that change a file */
 	struct an_io *io;
 	uint32_t n_io, cap_io;
 

@@ -207,18 +207,21 @@ static void print_io(const struct analyze *a)
 	const struct analyses *an = &a->an;
 	unsigned int i;
 
-	fputs("\nI/O by process and file (fs_read, fs_write):\n", a->f);
-	fprintf(a->f, "  %8s  %-16s %8s %12s %8s %12s  %s\n", "pid", "process",
-		"reads", "bytes", "writes", "bytes", "file");
+	fputs("\nI/O by process and file (fs_read, fs_write; changes: renames, links, unlinks, truncates, chmod, chown, shared writable maps...):\n",
+	      a->f);
+	fprintf(a->f, "  %8s  %-16s %8s %12s %8s %12s %8s  %s\n", "pid",
+		"process", "reads", "bytes", "writes", "bytes", "changes",
+		"file");
 	for (i = 0; i < limit(a, an->n_io); i++) {
 		const struct an_io *io = &an->io[i];
 
-		fprintf(a->f, "  %8d  %-16s %8llu %12llu %8llu %12llu  %s\n",
+		fprintf(a->f, "  %8d  %-16s %8llu %12llu %8llu %12llu %8llu  %s\n",
 			io->tgid, task_name(a, io->tgid),
 			(unsigned long long)io->reads,
 			(unsigned long long)io->read_bytes,
 			(unsigned long long)io->writes,
-			(unsigned long long)io->write_bytes, io->file);
+			(unsigned long long)io->write_bytes,
+			(unsigned long long)io->changes, io->file);
 	}
 }
 
@@ -344,11 +347,12 @@ static void print_json(const struct analyze *a, const char *dir)
 			fprintf(a->f, "%s{\"tgid\":%d,\"file\":", i ? "," : "",
 				io->tgid);
 			json_str(a->f, io->file);
-			fprintf(a->f, ",\"reads\":%llu,\"read_bytes\":%llu,\"writes\":%llu,\"write_bytes\":%llu}",
+			fprintf(a->f, ",\"reads\":%llu,\"read_bytes\":%llu,\"writes\":%llu,\"write_bytes\":%llu,\"changes\":%llu}",
 				(unsigned long long)io->reads,
 				(unsigned long long)io->read_bytes,
 				(unsigned long long)io->writes,
-				(unsigned long long)io->write_bytes);
+				(unsigned long long)io->write_bytes,
+				(unsigned long long)io->changes);
 		}
 		putc(']', a->f);
 	}

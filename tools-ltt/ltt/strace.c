@@ -32,6 +32,14 @@ enum arg_kind {
 	ARG_EXEC,		/* process_exec: "filename" */
 	ARG_WAIT,		/* process_wait: pid */
 	ARG_IPC,		/* ipc_call: id */
+	ARG_NAME,		/* fs_unlink, fs_rmdir: "name" */
+	ARG_NAME_MODE,		/* fs_mkdir, fs_chmod: "name", 0mode */
+	ARG_OLDNAME,		/* fs_rename, fs_link, fs_symlink: "oldname" */
+	ARG_NEWNAME,		/* fs_newname: "newname" (and rename's flags) */
+	ARG_TRUNCATE,		/* fs_truncate: "name", length */
+	ARG_CHOWN,		/* fs_chown: "name", uid, gid */
+	ARG_DUP,		/* fs_dup: oldfd<file>, newfd[, O_CLOEXEC] */
+	ARG_MMAP_WRITE,		/* fs_mmap_write: fd<file>, len */
 };
 
 static const struct {
@@ -45,6 +53,12 @@ static const struct {
 	{ "socket_call", ARG_SOCKET }, { "socket_create", ARG_SOCKET_NEW },
 	{ "process_signal", ARG_SIGNAL }, { "process_exec", ARG_EXEC },
 	{ "process_wait", ARG_WAIT }, { "ipc_call", ARG_IPC },
+	{ "fs_unlink", ARG_NAME }, { "fs_rmdir", ARG_NAME },
+	{ "fs_mkdir", ARG_NAME_MODE }, { "fs_chmod", ARG_NAME_MODE },
+	{ "fs_rename", ARG_OLDNAME }, { "fs_link", ARG_OLDNAME },
+	{ "fs_symlink", ARG_OLDNAME }, { "fs_newname", ARG_NEWNAME },
+	{ "fs_truncate", ARG_TRUNCATE }, { "fs_chown", ARG_CHOWN },
+	{ "fs_dup", ARG_DUP }, { "fs_mmap_write", ARG_MMAP_WRITE },
 };
 
 struct call {
@@ -57,6 +71,7 @@ struct call {
 	uint64_t ts, trap_ts, trap_ip;
 	int64_t nr, trap_nr;
 	int64_t abi;			/* 0 native, else syscall_entry_compat's */
+	uint32_t rename_flags;		/* fs_rename's, shown after fs_newname */
 	uint64_t ip;
 	uint64_t exit_ts;
 	int64_t ret;
@@ -79,6 +94,63 @@ struct strace {
 const char *strace_signal_name(long sig)
 {
 	return sig > 0 && sig < 65 ? sigabbrev_np(sig) : NULL;
+}
+
+const char *strace_open_flags(uint32_t flags, char *buf, size_t len)
+{
+	/* the generic values: every architecture of the series */
+	static const struct { uint32_t bit; const char *name; } bits[] = {
+		{ 0100, "O_CREAT" }, { 0200, "O_EXCL" }, { 0400, "O_NOCTTY" },
+		{ 01000, "O_TRUNC" }, { 02000, "O_APPEND" },
+		{ 04000, "O_NONBLOCK" }, { 010000, "O_DSYNC" },
+		{ 020000, "O_ASYNC" }, { 040000, "O_DIRECT" },
+		{ 0100000, "O_LARGEFILE" }, { 0200000, "O_DIRECTORY" },
+		{ 0400000, "O_NOFOLLOW" }, { 01000000, "O_NOATIME" },
+		{ 02000000, "O_CLOEXEC" }, { 04000000, "__O_SYNC" },
+		{ 010000000, "O_PATH" }, { 020000000, "__O_TMPFILE" },
+	};
+	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR",
+					     "O_ACCMODE" };
+	size_t n = snprintf(buf, len, "%s", modes[flags & 3]);
+	unsigned int i;
+
+	flags &= ~3U;
+	for (i = 0; i < ARRAY_SIZE(bits) && n < len; i++)
+		if (flags & bits[i].bit) {
+			n += snprintf(buf + n, len - n, "|%s", bits[i].name);
+			flags &= ~bits[i].bit;
+		}
+	if (flags && n < len)
+		snprintf(buf + n, len - n, "|%#o", flags);
+	return buf;
+}
+
+const char *strace_signal_code(long sig, long code)
+{
+	static const char *const si[] = {
+		"SI_USER", "SI_QUEUE", "SI_TIMER", "SI_MESGQ", "SI_ASYNCIO",
+		"SI_SIGIO", "SI_TKILL", "SI_DETHREAD", NULL, "SI_ASYNCNL",
+	};
+	static const char *const segv[] = { NULL, "SEGV_MAPERR", "SEGV_ACCERR",
+					    "SEGV_BNDERR", "SEGV_PKUERR" };
+	static const char *const bus[] = { NULL, "BUS_ADRALN", "BUS_ADRERR",
+					   "BUS_OBJERR", "BUS_MCEERR_AR",
+					   "BUS_MCEERR_AO" };
+	static const char *const cld[] = { NULL, "CLD_EXITED", "CLD_KILLED",
+					   "CLD_DUMPED", "CLD_TRAPPED",
+					   "CLD_STOPPED", "CLD_CONTINUED" };
+
+	if (code == 0x80)
+		return "SI_KERNEL";
+	if (code <= 0 && -code < (long)ARRAY_SIZE(si))
+		return si[-code];
+	if (sig == 11 && code < (long)ARRAY_SIZE(segv))
+		return segv[code];
+	if (sig == 7 && code < (long)ARRAY_SIZE(bus))
+		return bus[code];
+	if (sig == 17 && code < (long)ARRAY_SIZE(cld))
+		return cld[code];
+	return NULL;
 }
 
 const char *strace_socket_call_name(long call)
@@ -118,7 +190,8 @@ static bool returns_address(const char *name)
 }
 
 enum note_kind { NOTE_NONE, NOTE_TRAP, NOTE_SIGNAL, NOTE_SOFTIRQ,
-		 NOTE_SOCKET_CALL, NOTE_SOCKET_TYPE };
+		 NOTE_SOCKET_CALL, NOTE_SOCKET_TYPE, NOTE_OPEN_FLAGS,
+		 NOTE_SIGNAL_CODE, NOTE_MODE };
 
 static const struct {
 	const char *event, *field;
@@ -131,11 +204,17 @@ static const struct {
 	{ "socket_create", "type", NOTE_SOCKET_TYPE },
 	{ "socket_send", "type", NOTE_SOCKET_TYPE },
 	{ "socket_receive", "type", NOTE_SOCKET_TYPE },
+	{ "fs_open", "flags", NOTE_OPEN_FLAGS },
+	{ "process_signal", "code", NOTE_SIGNAL_CODE },
+	{ "fs_mkdir", "mode", NOTE_MODE },
+	{ "fs_chmod", "mode", NOTE_MODE },
 };
 
 struct field_notes {
 	unsigned int n_events;
 	char sig[32][16];		/* "SIGTERM" */
+	int sig_field;			/* process_signal's "sig", -1 if none */
+	char buf[256];			/* a note made for the field at hand */
 	uint8_t kind[][LTT_FIELDS_MAX];	/* by event id and field */
 };
 
@@ -148,6 +227,7 @@ struct field_notes *field_notes_new(const struct ltt_registry *reg)
 	if (!fn)
 		return NULL;
 	fn->n_events = reg->n_events;
+	fn->sig_field = -1;
 	for (i = 1; i < 32; i++)
 		if (sigabbrev_np(i))
 			snprintf(fn->sig[i], sizeof(fn->sig[i]), "SIG%s",
@@ -160,6 +240,9 @@ struct field_notes *field_notes_new(const struct ltt_registry *reg)
 		f = ltt_event_field_index(&reg->events[id], note_fields[i].field);
 		if (f >= 0 && !reg->events[id].custom)
 			fn->kind[id][f] = note_fields[i].kind;
+		if (note_fields[i].kind == NOTE_SIGNAL_CODE)
+			fn->sig_field = ltt_event_field_index(&reg->events[id],
+							      "sig");
 	}
 	return fn;
 }
@@ -169,7 +252,7 @@ void field_notes_free(struct field_notes *fn)
 	free(fn);
 }
 
-const char *field_note(const struct field_notes *fn, const struct ltt_item *it,
+const char *field_note(struct field_notes *fn, const struct ltt_item *it,
 		       unsigned int i)
 {
 	int64_t v;
@@ -186,6 +269,15 @@ const char *field_note(const struct field_notes *fn, const struct ltt_item *it,
 		return tl_softirq_name(v);
 	case NOTE_SOCKET_CALL:
 		return strace_socket_call_name(v);
+	case NOTE_OPEN_FLAGS:
+		return strace_open_flags(v, fn->buf, sizeof(fn->buf));
+	case NOTE_SIGNAL_CODE:
+		return strace_signal_code(fn->sig_field >= 0 ?
+					  ltt_item_int(it, fn->sig_field) : 0, v);
+	case NOTE_MODE:
+		snprintf(fn->buf, sizeof(fn->buf), "%#llo",
+			 (unsigned long long)v);
+		return fn->buf;
 	default:
 		return socket_type_name(v);
 	}
@@ -306,16 +398,22 @@ static int64_t get(const struct ltt_item *it, const char *name)
 	return v;
 }
 
-/* "fd<file>" when the trace names the file, else "fd". */
-static void args_fd(struct strace *s, struct call *c, const struct ltt_item *it)
+/* "fd<file>" of field @field when the trace names the file, else "fd". */
+static void args_fd_of(struct strace *s, struct call *c,
+		       const struct ltt_item *it, const char *field)
 {
-	int64_t fd = get(it, "fd");
+	int64_t fd = get(it, field);
 	const char *file = ltt_trace_file(s->t, it->pid, fd);
 
 	if (file)
 		args_add(c, "%lld<%s>", (long long)fd, file);
 	else
 		args_add(c, "%lld", (long long)fd);
+}
+
+static void args_fd(struct strace *s, struct call *c, const struct ltt_item *it)
+{
+	args_fd_of(s, c, it, "fd");
 }
 
 /* A string field, quoted and escaped as report prints it. */
@@ -331,14 +429,76 @@ static void args_string(struct call *c, const struct ltt_item *it,
 	args_add(c, "%s%s", buf, trunc ? "..." : "");
 }
 
+/* renameat2's flags: "RENAME_NOREPLACE|..." */
+static const char *rename_flags(uint32_t flags, char *buf, size_t len)
+{
+	static const char *const names[] = { "RENAME_NOREPLACE",
+					     "RENAME_EXCHANGE",
+					     "RENAME_WHITEOUT" };
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(names) && n < len; i++)
+		if (flags & 1U << i)
+			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+				      names[i]);
+	flags &= ~7U;
+	if (flags && n < len)
+		snprintf(buf + n, len - n, "%s%#x", n ? "|" : "", flags);
+	return buf;
+}
+
 static void args_of(struct strace *s, struct call *c, const struct ltt_item *it,
 		    enum arg_kind k)
 {
 	const char *name;
+	char buf[256];
 
 	switch (k) {
 	case ARG_PATH:
 		args_string(c, it, get(it, "trunc"));
+		if (ltt_event_field_index(it->desc, "flags") >= 0)
+			args_add(c, "%s", strace_open_flags(get(it, "flags"),
+					buf, sizeof(buf)));
+		break;
+	case ARG_NAME:
+		args_string(c, it, false);
+		break;
+	case ARG_NAME_MODE:
+		args_string(c, it, false);
+		args_add(c, "%#llo", (unsigned long long)get(it, "mode"));
+		break;
+	case ARG_OLDNAME:
+		args_string(c, it, false);
+		c->rename_flags = get(it, "flags");
+		break;
+	case ARG_NEWNAME:
+		args_string(c, it, false);
+		if (c->rename_flags)
+			args_add(c, "%s", rename_flags(c->rename_flags, buf,
+						       sizeof(buf)));
+		c->rename_flags = 0;
+		break;
+	case ARG_TRUNCATE:
+		args_string(c, it, false);
+		args_add(c, "%lld", (long long)get(it, "length"));
+		break;
+	case ARG_CHOWN:
+		args_string(c, it, false);
+		args_add(c, "%lld", (long long)get(it, "uid"));
+		args_add(c, "%lld", (long long)get(it, "gid"));
+		break;
+	case ARG_DUP:
+		args_fd_of(s, c, it, "oldfd");
+		args_add(c, "%lld", (long long)get(it, "newfd"));
+		if (get(it, "cloexec"))
+			args_add(c, "O_CLOEXEC");
+		break;
+	case ARG_MMAP_WRITE:
+		args_fd(s, c, it);
+		args_add(c, "%lld", (long long)get(it, "len"));
+		args_add(c, "PROT_WRITE, MAP_SHARED");
 		break;
 	case ARG_FD:
 	case ARG_SOCKET:
@@ -528,13 +688,26 @@ static void signal_line(struct strace *s, const struct ltt_item *it)
 
 	lead(s, it->ts, it->pid, it->cpu);
 	if (s->json) {
-		put(o, ",\"signal\":\"SIG%s\",\"sig\":%lld,\"to\":%lld}\n",
+		put(o, ",\"signal\":\"SIG%s\",\"sig\":%lld,\"to\":%lld",
 		    name ? name : "?", (long long)get(it, "sig"),
 		    (long long)get(it, "pid"));
+		if (ltt_event_field_index(it->desc, "code") >= 0)
+			put(o, ",\"code\":%lld", (long long)get(it, "code"));
+		out_str(o, "}\n");
 		return;
 	}
-	put(o, "--- SIG%s (%lld) to pid %lld ---\n", name ? name : "?",
+	put(o, "--- SIG%s (%lld) to pid %lld", name ? name : "?",
 	    (long long)get(it, "sig"), (long long)get(it, "pid"));
+	if (ltt_event_field_index(it->desc, "code") >= 0) {
+		const char *code = strace_signal_code(get(it, "sig"),
+						      get(it, "code"));
+
+		if (code)
+			put(o, ", %s", code);
+		else
+			put(o, ", si_code %lld", (long long)get(it, "code"));
+	}
+	out_str(o, " ---\n");
 }
 
 static void trap_line(struct strace *s, struct call *c, uint64_t end)

@@ -18,6 +18,8 @@
 #define LTT_STRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <ltt/ltt.h>
 
@@ -46,11 +48,15 @@ struct field_notes;
 struct field_notes *field_notes_new(const struct ltt_registry *reg);
 void field_notes_free(struct field_notes *fn);
 /* The name of field @i of @it's value, or NULL. */
-const char *field_note(const struct field_notes *fn, const struct ltt_item *it,
+const char *field_note(struct field_notes *fn, const struct ltt_item *it,
 		       unsigned int i);
 
 /* Names of numbers the events hold, or NULL. */
 const char *strace_signal_name(long sig);
 const char *strace_socket_call_name(long call);
+/* Open flags as "O_WRONLY|O_CREAT|O_TRUNC", in @buf. */
+const char *strace_open_flags(uint32_t flags, char *buf, size_t len);
+/* A signal's si_code: "SI_USER", "SI_TKILL", "SEGV_MAPERR"..., or NULL. */
+const char *strace_signal_code(long sig, long code);
 
 #endif /* LTT_STRACE_H */

@@ -76,6 +76,18 @@ static const char *const softirq_events[] = {
 	"net_packet_in", "net_packet_out", "socket_receive",
 };
 
+/* Kernel events drawn as marks, as custom events are: file changes. */
+enum { TL_MARK_NONE, TL_MARK, TL_MARK_NEWNAME };
+static const char *const mark_events[] = {
+	"fs_rename", "fs_unlink", "fs_rmdir", "fs_mkdir", "fs_link",
+	"fs_symlink", "fs_truncate", "fs_chmod", "fs_chown", "fs_mmap_write",
+};
+
+static uint8_t mark_of(const struct timeline *tl, unsigned int id)
+{
+	return id < tl->n_ids ? tl->mark_kind[id] : TL_MARK_NONE;
+}
+
 /* Grow *@v of *@cap elements of @size to hold one more; -1: no memory. */
 static int grow(void **v, uint32_t *cap, uint32_t n, size_t size)
 {
@@ -261,8 +273,19 @@ int tl_init(struct timeline *tl, const struct ltt_trace *t)
 	if (field(reg, tl->id_sched, "in") < 0)
 		tl->id_sched = -1;
 	tl->in_softirq = calloc(reg->n_events + 1, sizeof(bool));
-	if (!tl->in_softirq)
+	tl->mark_kind = calloc(reg->n_events + 1, 1);
+	tl->n_ids = reg->n_events;
+	if (!tl->in_softirq || !tl->mark_kind)
 		return -1;
+	for (i = 0; i < sizeof(mark_events) / sizeof(mark_events[0]); i++) {
+		int id = ltt_registry_find(reg, mark_events[i]);
+
+		if (id >= 0 && !reg->events[id].custom)
+			tl->mark_kind[id] = TL_MARK;
+	}
+	i = ltt_registry_find(reg, "fs_newname");
+	if ((int)i >= 0 && !reg->events[i].custom)
+		tl->mark_kind[i] = TL_MARK_NEWNAME;
 	for (i = 0; i < sizeof(softirq_events) / sizeof(softirq_events[0]); i++) {
 		int id = ltt_registry_find(reg, softirq_events[i]);
 
@@ -559,6 +582,33 @@ static void on_irq(struct timeline *tl, unsigned int cpu,
 	cpu_push(tl, cpu, call, it->ts);
 }
 
+/* fs_newname: its name goes to the mark of its rename or link. */
+static void on_newname(struct timeline *tl, const struct ltt_item *it)
+{
+	struct tl_mark *m = tl->n_marks ? &tl->marks[tl->n_marks - 1] : NULL;
+	char name[LTT_STRING_MAX * 4 + 16];
+	size_t len;
+	char *text;
+	int w;
+
+	if (!m || m->cpu != it->cpu || m->pid != it->pid || m->joined ||
+	    !it->desc->has_string)
+		return;
+	w = ltt_item_format_field(it, it->desc->n_fields - 1, name,
+				  sizeof(name));
+	if (w <= 0)
+		return;
+	len = strlen(m->text);
+	text = realloc(m->text, len + w + sizeof(" newname="));
+	if (!text) {
+		tl->failed = true;
+		return;
+	}
+	snprintf(text + len, w + sizeof(" newname="), " newname=%s", name);
+	m->text = text;
+	m->joined = true;
+}
+
 static void on_mark(struct timeline *tl, const struct ltt_item *it)
 {
 	char text[LTT_STRING_MAX * 4 + 512];
@@ -567,6 +617,10 @@ static void on_mark(struct timeline *tl, const struct ltt_item *it)
 	size_t n = 0;
 	unsigned int i;
 
+	if (mark_of(tl, d->id) == TL_MARK_NEWNAME) {
+		on_newname(tl, it);
+		return;
+	}
 	for (i = 0; i < d->n_fields && n + 64 < sizeof(text); i++) {
 		int w;
 
@@ -583,6 +637,7 @@ static void on_mark(struct timeline *tl, const struct ltt_item *it)
 	m->cpu = it->cpu;
 	m->pid = it->pid;
 	m->name = tl_string(tl, d->name);
+	m->joined = false;
 	m->text = strdup(text);
 	if (!m->text) {
 		tl->failed = true;
@@ -708,7 +763,7 @@ void tl_add(struct timeline *tl, const struct ltt_item *it)
 	} else if (id == tl->id_sched) {
 		run_end(tl, it->cpu, it->ts, tl_state_of(get(it, "out_state", 1)));
 		run_begin(tl, it->cpu, get(it, "in", 0), it->ts);
-	} else if (it->desc->custom) {
+	} else if (it->desc->custom || mark_of(tl, id)) {
 		on_mark(tl, it);
 	} else {
 		on_task_event(tl, it, id);
@@ -777,5 +832,6 @@ void tl_free(struct timeline *tl)
 	free(tl->marks);
 	free(tl->lost);
 	free(tl->in_softirq);
+	free(tl->mark_kind);
 	memset(tl, 0, sizeof(*tl));
 }

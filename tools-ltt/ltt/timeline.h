@@ -14,8 +14,10 @@
  *    CPU: one slice per piece, all pointing at the same call;
  *  - states: each task's state over time (running, runnable, blocked,
  *    sleeping), from sched_change's out_state, wakeups and forks;
- *  - marks: custom events (`ltt log` among them) with their fields as
- *    text;
+ *  - marks: custom events (`ltt log` among them) and the file-system
+ *    changes (renames, links, unlinks, rmdir, mkdir, truncate, chmod,
+ *    chown, shared writable maps) with their fields as text, a rename's
+ *    or link's fs_newname joined to it;
  *  - lost: the ranges where a CPU lost events.
  *
  * The trace does not say when a softirq ends (the kernel records its
@@ -89,6 +91,7 @@ struct tl_mark {
 	int32_t pid;
 	uint32_t name;			/* event name, string index */
 	char *text;			/* "field=value ..." */
+	bool joined;			/* an fs_newname added to it */
 };
 
 struct tl_lost {
@@ -157,6 +160,8 @@ struct timeline {
 	int id_softirq, id_sched, id_wakeup, id_fork, id_exit_proc;
 	int id_statedump;
 	bool *in_softirq;		/* per event id: softirq context makes it */
+	uint8_t *mark_kind;		/* per event id: TL_MARK_* */
+	unsigned int n_ids;		/* of mark_kind */
 	bool failed;			/* out of memory */
 };
 

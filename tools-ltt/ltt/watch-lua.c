@@ -14,6 +14,11 @@
  *
  * Only functions the script defined are callbacks: a custom event called
  * "print" or "type" does not call Lua's built-ins.
+ *
+ * An event that makes a name (fs_rename, fs_link, fs_symlink) is followed,
+ * on the same CPU and by the same task, by an fs_newname with that name:
+ * its callback is held until the CPU's next item and gets the name as
+ * the field `newname` (nil when that item is not the task's fs_newname).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +36,8 @@
 
 struct watch_cb {
 	bool resolved;
+	bool wants_newname;		/* fs_rename, fs_link, fs_symlink */
+	bool is_newname;		/* fs_newname */
 	int fn;				/* registry ref; LUA_NOREF: none */
 	int table;			/* the event table, filled per event */
 	int keys;			/* its field names, as Lua strings */
@@ -40,8 +47,18 @@ struct watch_cb {
  * The keys of the context sit at the bottom of the Lua stack for the
  * whole watch: pushing a key from there costs no string look-up.
  */
-enum { KEY_TS = 1, KEY_CPU, KEY_TID, KEY_PID, N_KEYS = KEY_PID };
-static const char *const context_keys[] = { "ts", "cpu", "tid", "pid" };
+enum { KEY_TS = 1, KEY_CPU, KEY_TID, KEY_PID, KEY_NEWNAME,
+       N_KEYS = KEY_NEWNAME };
+static const char *const context_keys[] = { "ts", "cpu", "tid", "pid",
+					    "newname" };
+
+/* An event held for the fs_newname that should follow it, per CPU. */
+struct held {
+	bool used;
+	unsigned int id;		/* of its description (it may move) */
+	struct ltt_item item;
+	unsigned char payload[LTT_FIELDS_MAX * 8 + LTT_STRING_MAX];
+};
 
 struct watch {
 	lua_State *L;
@@ -51,6 +68,8 @@ struct watch {
 	int builtins;			/* ref: the globals before the script ran */
 	int meta;			/* ref: the event tables' metatable */
 	int lost_fn;			/* ref of lost(), or LUA_NOREF */
+	struct held *held;		/* per CPU */
+	unsigned int n_held;
 	uint64_t unseen_lost;
 	bool stopped;
 	char error[1024];
@@ -358,8 +377,16 @@ int watch_start(struct watch *w)
 	return watch_call_hook(w, "start_watch");
 }
 
+static int watch_release(struct watch *w, unsigned int cpu,
+			 const struct ltt_item *it, bool it_is_newname);
+
 int watch_end(struct watch *w)
 {
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < w->n_held; cpu++)
+		if (watch_release(w, cpu, NULL, false))
+			return -1;
 	return watch_call_hook(w, "end_watch");
 }
 
@@ -401,6 +428,10 @@ static void watch_resolve(struct watch *w, const struct ltt_event_desc *d,
 
 	cb->resolved = true;
 	cb->fn = cb->table = cb->keys = LUA_NOREF;
+	cb->is_newname = !d->custom && !strcmp(d->name, "fs_newname");
+	cb->wants_newname = !d->custom && (!strcmp(d->name, "fs_rename") ||
+					   !strcmp(d->name, "fs_link") ||
+					   !strcmp(d->name, "fs_symlink"));
 	if (is_reserved(d->name) || (!watch_push_function(w, d->name) &&
 				      !watch_push_function(w, "any_event")))
 		return;
@@ -436,7 +467,8 @@ static inline void watch_set(lua_State *L, int key, lua_Integer v)
  * keep the running task and the event name.
  */
 static int watch_call_event(struct watch *w, const struct watch_cb *cb,
-			    const struct ltt_item *it)
+			    const struct ltt_item *it,
+			    const struct ltt_item *newname)
 {
 	const struct ltt_event_desc *d = it->desc;
 	lua_State *L = w->L;
@@ -463,7 +495,68 @@ static int watch_call_event(struct watch *w, const struct watch_cb *cb,
 		}
 		lua_pop(L, 1);
 	}
+	if (cb->wants_newname) {
+		lua_pushvalue(L, KEY_NEWNAME);
+		if (newname && newname->size > newname->desc->payload_size)
+			lua_pushlstring(L, ltt_item_string(newname),
+					newname->size -
+					newname->desc->payload_size - 1);
+		else
+			lua_pushnil(L);
+		lua_rawset(L, -3);
+	}
 	return lua_pcall(L, 1, 0, 0) ? watch_fail(w) : 0;
+}
+
+/* Keep @it for the next item of its CPU. */
+static int watch_hold(struct watch *w, const struct ltt_item *it)
+{
+	struct held *h;
+
+	if (it->cpu >= w->n_held) {
+		unsigned int n = it->cpu + 1;
+
+		h = realloc(w->held, n * sizeof(*h));
+		if (!h) {
+			snprintf(w->error, sizeof(w->error), "out of memory");
+			return -1;
+		}
+		memset(h + w->n_held, 0, (n - w->n_held) * sizeof(*h));
+		w->held = h;
+		w->n_held = n;
+	}
+	h = &w->held[it->cpu];
+	h->used = true;
+	h->id = it->desc->id;
+	h->item = *it;
+	memcpy(h->payload, it->payload,
+	       it->size < sizeof(h->payload) ? it->size : sizeof(h->payload));
+	h->item.payload = h->payload;
+	return 0;
+}
+
+/*
+ * The held event of @cpu, if any, gets its callback: with the name of
+ * @it when that is the same task's fs_newname.
+ */
+static int watch_release(struct watch *w, unsigned int cpu,
+			 const struct ltt_item *it, bool it_is_newname)
+{
+	const struct ltt_registry *reg;
+	struct held *h;
+
+	if (cpu >= w->n_held || !w->held[cpu].used)
+		return 0;
+	h = &w->held[cpu];
+	h->used = false;
+	if (w->stopped)
+		return 0;
+	reg = w->trace ? ltt_trace_registry(w->trace) : NULL;
+	if (reg && h->id < reg->n_events)
+		h->item.desc = &reg->events[h->id];
+	return watch_call_event(w, &w->cb[h->id], &h->item,
+				it && it_is_newname && it->pid == h->item.pid ?
+				it : NULL);
 }
 
 /* lost(cpu, events, packets, ts), or a count for the closing warning. */
@@ -488,17 +581,24 @@ int watch_item(struct watch *w, const struct ltt_item *it)
 	struct watch_cb *cb;
 	unsigned int id;
 
-	if (it->kind == LTT_ITEM_LOST)
+	if (it->kind == LTT_ITEM_LOST) {
+		if (watch_release(w, it->cpu, NULL, false))
+			return -1;
 		return watch_lost(w, it);
+	}
 	id = it->desc->id;
 	if (id >= w->n_cb && watch_grow(w, id + 64))
 		return -1;
 	cb = &w->cb[id];
 	if (!cb->resolved)
 		watch_resolve(w, it->desc, cb);
-	if (cb->fn == LUA_NOREF)
+	if (watch_release(w, it->cpu, it, cb->is_newname))
+		return -1;
+	if (cb->fn == LUA_NOREF || w->stopped)
 		return 0;
-	return watch_call_event(w, cb, it);
+	if (cb->wants_newname)
+		return watch_hold(w, it);
+	return watch_call_event(w, cb, it, NULL);
 }
 
 bool watch_stopped(const struct watch *w)
@@ -523,5 +623,6 @@ void watch_free(struct watch *w)
 	if (w->L)
 		lua_close(w->L);
 	free(w->cb);
+	free(w->held);
 	free(w);
 }

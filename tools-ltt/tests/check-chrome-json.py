@@ -10,7 +10,8 @@ duration >= 0; every B has its E (same thread, same name, in order); on
 each thread ts never goes back and X slices nest (none overlaps the end of
 one it starts in); every thread and process that has events is named.
 Counts: --syscalls system call slices on task threads, --marks instant
-events of custom events, --lost instant events of lost events.
+events of custom events and file-system changes, --lost instant events
+of lost events.
 Prints what it found; exit status 1 at the first class of problems.
 """
 import argparse

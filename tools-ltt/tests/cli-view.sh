@@ -49,6 +49,11 @@ custom_events() {
 	"$ltt" stats -n 0 "$1" | sed -n '/^Custom events:/,/^$/p' |
 		awk '$1 ~ /^[0-9]+$/ { n += $1 } END { print n + 0 }'
 }
+# Marks: custom events and file-system changes (fs_newname joins its event).
+marks_of() {
+	echo $(($(custom_events "$1") + $("$ltt" report "$1" 2>/dev/null |
+		grep -cE ' fs_(rename|unlink|rmdir|mkdir|link|symlink|truncate|chmod|chown|mmap_write): ')))
+}
 
 # view: the page and its data
 for f in basic guest-mix lossy; do
@@ -111,13 +116,13 @@ check "view two DIRs: status" 2 "$?"
 check "view help" 1 "$("$ltt" view --help | grep -c '^usage: ltt view')"
 
 # export: Chrome JSON that Perfetto's importer takes
-for f in basic guest-mix guest-flight lossy culprits; do
+for f in basic guest-mix guest-flight lossy culprits fschanges; do
 	"$ltt" export "$fx/$f" -o "$tmp/$f.json"
 	check "export $f: status" 0 "$?"
 	out=$("$here/check-chrome-json.py" "$tmp/$f.json" \
 		--syscalls "$("$ltt" report -e syscall_entry "$fx/$f" | wc -l)" \
 		--lost "$("$ltt" report "$fx/$f" | grep -c ' LOST ')" \
-		--marks "$(custom_events "$fx/$f")"); rc=$?
+		--marks "$(marks_of "$fx/$f")"); rc=$?
 	check "export $f: checked ($out)" 0 "$rc"
 done
 check "export to stdout" "$(cat "$tmp/basic.json")" "$("$ltt" export -o - "$fx/basic")"
@@ -156,6 +161,26 @@ check "syscalls: fork" 1 "$(grep -c '^00:00:01.000001000 +0.000001000 pid 100 ba
 check "syscalls: no return" 1 "$(grep -c '\] exit( <unfinished ...>) = ?$' <<<"$sys")"
 "$ltt" report --syscalls -e fs_open "$fx/basic" >/dev/null 2>&1
 check "syscalls with --event: status" 2 "$?"
+# the file-system changes, with their arguments
+sys=$("$ltt" report --syscalls "$fx/fschanges")
+for want in 'pid 501 sh [0x401000] openat("/etc/app.conf", O_WRONLY|O_CREAT|O_TRUNC) = 3 <' \
+	'pid 512 sh [0x401000] openat("/etc/app.conf", O_WRONLY|O_CREAT|O_APPEND|O_CLOEXEC) = 4 <' \
+	'pid 501 sh [0x401000] dup2(3</etc/app.conf>, 1) = 1 <' \
+	'pid 522 app [0x401000] dup2(5</tmp/log>, 3) = 3 <' \
+	'pid 503 sed [0x401000] rename("/etc/sedAbC123", "/etc/app.conf") = 0 <' \
+	'pid 521 mv [0x401000] rename("/tmp/nosuch", "/etc/app.conf") = -1 ENOENT (No such file or directory) <' \
+	'pid 515 ln [0x401000] link("/etc/app.conf", "/var/hard.conf") = 0 <' \
+	'pid 531 rm [0x401000] unlinkat("/srv/data/victim") = 0 <' \
+	'pid 533 rm [0x401000] rmdir("/srv/tree") = 0 <' \
+	'pid 508 truncate [0x401000] ftruncate("/etc/app.conf", 0) = 0 <' \
+	'pid 519 chmod [0x401000] fchmodat("/etc/app.conf", 0600) = 0 <' \
+	'pid 520 chown [0x401000] fchownat("/etc/app.conf", 1000, -1) = 0 <' \
+	'pid 518 mapper [0x401000] mmap(3</etc/app.conf>, 4096, PROT_WRITE, MAP_SHARED) = 0x7f0000000000 <' \
+	'pid 546 crash --- SIGSEGV (11) to pid 546, SEGV_MAPERR ---' \
+	'pid 543 tgkiller --- SIGKILL (9) to pid 542, SI_TKILL ---'; do
+	check "syscalls: ${want#* \[0x401000\] }" 1 "$(grep -cF -- "$want" <<<"$sys")"
+done
+check "report: open flags noted" 1 "$("$ltt" report "$fx/fschanges" | grep -c 'pid 509 tee fs_open: fd=3 flags=577(O_WRONLY|O_CREAT|O_TRUNC) dev=2049 ino=2003 trunc=0 filename="/etc/app.conf"$')"
 
 # names of numbers in the plain report
 check "report: trap names" "$(grep -c ' trap_entry: trap=14 ' <<<"$("$ltt" report --raw-time "$fx/guest-mix" | sed 's/(page_fault)//')")" \
@@ -177,7 +202,7 @@ for f in basic lossy guest-mix; do
 	check "report --json $f" "$("$ltt" report "$fx/$f" | wc -l)" \
 		"$("$ltt" report --json "$fx/$f" | json_lines)"
 done
-check "report --json fields" 1 "$("$ltt" report --json "$fx/basic" | grep -c '"event":"fs_open","fields":{"fd":3,"trunc":0,"filename":"/etc/inittab"}}$')"
+check "report --json fields" 1 "$("$ltt" report --json "$fx/basic" | grep -c '"event":"fs_open","fields":{"fd":3,"flags":0,"dev":2049,"ino":1001,"trunc":0,"filename":"/etc/inittab"}}$')"
 check "report --syscalls --json" "$("$ltt" report -e syscall_entry "$fx/guest-mix" | wc -l)" \
 	"$("$ltt" report --syscalls --json "$fx/guest-mix" | grep -c '"syscall":' )"
 check "report --syscalls --json parses" "$("$ltt" report --syscalls "$fx/guest-mix" | wc -l)" \
@@ -223,9 +248,10 @@ check "stats bad -e: message" 1 "$(grep -c '^ltt stats: --event: .*nosuch' <<<"$
 check "list: every event" "$(grep -c '^event {' "$fx/lossy/metadata")" "$("$ltt" list "$fx/lossy" | wc -l)"
 check "list: custom events" "$(grep -c 'model.emf.uri = "ltt:custom"' "$fx/lossy/metadata")" \
 	"$("$ltt" list "$fx/lossy" | grep -c ' (custom)$')"
-check "list: fields" "  18  fs_open                  fd:s32 trunc:u8 filename:string" \
+check "list: fields" "  18  fs_open                  fd:s32 flags:u32 dev:u32 ino:u64 trunc:u8 filename:string" \
 	"$("$ltt" list -e fs_open "$fx/basic")"
-check "list -e exclusions" "$(("$(grep -c '^event {' "$fx/basic/metadata")" - 2))" \
+check "list -e exclusions" "$(("$(grep -c '^event {' "$fx/basic/metadata")" - \
+	$(grep -c '^	name = "syscall_' "$fx/basic/metadata")))" \
 	"$("$ltt" list -e '!syscall_*' "$fx/basic" | wc -l)"
 "$ltt" list "$fx/basic" "$fx/lossy" >/dev/null 2>&1
 check "list two DIRs: status" 2 "$?"

@@ -136,19 +136,23 @@ rm -rf "$tmp"
 # ltt watch: the shipped scripts name the fixture's culprits
 scripts=$(dirname "$0")/../scripts
 watch() { TZ=UTC "$ltt" watch "$@" 2>&1; }
-check "watch who-modified" "/tmp/watched modified by pid 300 [rewriter] at 00:00:01.000005500" \
+check "watch who-modified" "/tmp/watched modified by pid 300 [rewriter] at 00:00:01.000005500: written (fd 4)" \
 	"$(watch "$scripts/who-modified.lua" -a /tmp/watched "$fx/culprits")"
-check "watch who-modified relative" "watched modified by pid 300 [rewriter] at 00:00:01.000005500" \
+check "watch who-modified relative" "watched modified by pid 300 [rewriter] at 00:00:01.000005500: written (fd 4)" \
 	"$(watch -a watched "$scripts/who-modified.lua" "$fx/culprits")"
-check "watch who-unlinked" "/tmp/victim unlinked by pid 302 [rm] at 00:00:01.000011500" \
+check "watch who-unlinked" "/tmp/victim unlinked by pid 302 [rm] at 00:00:01.000011500 (unlink)" \
 	"$(watch "$scripts/who-unlinked.lua" -a /tmp/victim "$fx/culprits")"
 check "watch who-unlinked without the event" \
 	"/tmp/victim: the trace has no unlink event (insmod ltt_unlink.ko); suspects: pid 302 [rm], pid 305 [unlinker]" \
 	"$(watch "$scripts/who-unlinked.lua" -a /tmp/victim "$fx/culprits-plain")"
-check "watch who-killed" "pid 304 [sleep] killed by pid 303 [killer] with signal 15 at 00:00:01.000008200" \
+check "watch who-killed" "pid 304 [sleep] killed by pid 303 [killer] with signal 15 at 00:00:01.000008300: a process, by kill" \
 	"$(watch "$scripts/who-killed.lua" -a 304 "$fx/culprits")"
-check "watch who-killed without the event" "pid 304 [sleep] killed by pid 303 [killer] with signal 15 at 00:00:01.000008300" \
+check "watch who-killed without the event" "pid 304 [sleep] killed by pid 303 [killer] with signal 15 at 00:00:01.000008300: a process, by kill" \
 	"$(watch "$scripts/who-killed.lua" -a 304 "$fx/culprits-plain")"
+check "watch who-touched" "/tmp: 2 processes" \
+	"$(watch "$scripts/who-touched.lua" -a /tmp "$fx/culprits" | head -1)"
+check "watch who-modified: every way" 24 \
+	"$(watch "$scripts/who-modified.lua" -a /etc/app.conf "$fx/fschanges" | grep -c '^/etc/app.conf modified by pid [0-9]* \[[a-z]*\] at [0-9:.]*: ')"
 check "watch syscall-times-for-pid" "  write                    2000 ns for 2 calls" \
 	"$(watch "$scripts/syscall-times-for-pid.lua" -a 300 "$fx/culprits" | sed -n 2p)"
 check "watch syscalls" "         200  getppid" \

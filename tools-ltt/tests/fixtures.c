@@ -2,6 +2,7 @@
 /*
  * The fixture traces (see fixtures.h), made with the test-only writer.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,7 +64,7 @@ static int basic_cpu1(struct fx_writer *w)
 
 	fx_set_pid(w, 1, 0);
 	EV(1, t + 500, "sched_change", 1, 0, 0);
-	EV_STR(1, t + 600, "fs_open", FX_INITTAB, 3, 0);
+	EV_STR(1, t + 600, "fs_open", FX_INITTAB, 3, O_RDONLY, FX_DEV, 1001, 0);
 	for (i = 0; i < FX_READS; i++) {
 		uint64_t c = t + 1000 + i * 10000ULL;
 
@@ -153,7 +154,8 @@ int fx_make_strings(const char *dir)
 		return -1;
 	fx_set_pid(w, 0, FX_LONG_PID);
 	EV_STR(0, t, "process_exec", path, FX_LONG_PID);
-	EV_STR(0, t + 100, "fs_open", path, FX_LONG_FD, 1);
+	EV_STR(0, t + 100, "fs_open", path, FX_LONG_FD, O_WRONLY | O_CREAT,
+	       FX_DEV, 1002, 1);
 	EV(0, t + 200, "fs_write", FX_LONG_FD, 10);
 	EV_STR(0, t + 300, "note", text);
 	EV_STR(0, t + 400, "note", "x");
@@ -194,14 +196,17 @@ static int culprits_cpu0(struct fx_writer *w, bool custom)
 	fx_set_pid(w, 0, FX_REWRITER);
 	EV_STR(0, t, "process_exec", "/usr/bin/rewriter", FX_REWRITER);
 	CALL(0, t + 1000, 2, 4,
-	     EV_STR(0, t + 1500, "fs_open", FX_WATCHED, 4, 0));
+	     EV_STR(0, t + 1500, "fs_open", FX_WATCHED, 4, O_WRONLY,
+		    FX_DEV, 1003, 0));
 	CALL(0, t + 3000, 1, 10, EV(0, t + 3500, "fs_write", 1, 10));
 	CALL(0, t + 5000, 1, 6, EV(0, t + 5500, "fs_write", 4, 6));
 	CALL(0, t + 7000, 3, 0, EV(0, t + 7500, "fs_close", 4));
 	EV(0, t + 9000, "sched_change", FX_RM, FX_REWRITER, 1);
 	EV_STR(0, t + 10000, "process_exec", "/bin/rm", FX_RM);
-	CALL(0, t + 11000, 87, 0,
-	     if (custom) EV_STR(0, t + 11500, "unlink", FX_VICTIM));
+	CALL(0, t + 11000, 87, 0, if (custom) {
+		EV_STR(0, t + 11500, "unlink", FX_VICTIM);
+		EV_STR(0, t + 11600, "fs_unlink", FX_VICTIM, 0);
+	});
 	return 0;
 }
 
@@ -214,12 +219,15 @@ static int culprits_cpu1(struct fx_writer *w, bool custom)
 	EV_STR(1, t + 500, "process_exec", "/usr/bin/killer", FX_KILLER);
 	EV_STR(1, t + 600, "statedump_process", "sleep", FX_SLEEPER,
 	       FX_SLEEPER, 1);
-	EV(1, t + 2500, "process_signal", 17, FX_SLEEPER);
+	EV(1, t + 2500, "process_signal", 17, FX_SLEEPER, FX_CLD_EXITED);
 	CALL(1, t + 8000, 62, 0, {
 		if (custom)
 			EV(1, t + 8200, "kill", 15, FX_SLEEPER, FX_KILLER);
-		EV(1, t + 8300, "process_signal", 15, FX_SLEEPER);
+		EV(1, t + 8300, "process_signal", 15, FX_SLEEPER, FX_SI_USER);
 	});
+	EV(1, t + 12000, "sched_change", FX_SLEEPER, FX_KILLER, 1);
+	EV(1, t + 12500, "process_exit", FX_SLEEPER, 15);
+	EV(1, t + 12900, "sched_change", FX_KILLER, FX_SLEEPER, 0x80);
 	EV(1, t + 13000, "sched_change", FX_UNLINKER, FX_KILLER, 1);
 	EV_STR(1, t + 13500, "process_exec", "/usr/bin/unlinker", FX_UNLINKER);
 	CALL(1, t + 14000, 263, 0,

@@ -15,8 +15,10 @@
  *	    rewriter (300) opens FX_WATCHED and writes to it (and to its
  *	    stdout), then rm (302) unlinks FX_VICTIM.  cpu1: killer (303)
  *	    sends SIGCHLD, then SIGTERM, to sleep (304); unlinker (305)
- *	    unlinks another file.  With the sample modules' custom events
- *	    "unlink" and "kill"; culprits-plain: the same without them.
+ *	    unlinks another file; sleep exits, killed by SIGTERM.  With the
+ *	    sample modules' custom events "unlink" and "kill", and rm's
+ *	    fs_unlink; culprits-plain: the same without any of them (no
+ *	    event names what was unlinked).
  */
 #ifndef LTT_TESTS_FIXTURES_H
 #define LTT_TESTS_FIXTURES_H
@@ -26,6 +28,10 @@
 
 #define FX_CLOCK_OFFSET		1764460800000000000LL	/* 2025-11-30 00:00 UTC */
 #define FX_T0			1000000000ULL		/* 1 s of uptime */
+#define FX_DEV			0x801			/* fs_open's dev: sda1 */
+/* signals' si_code */
+#define FX_SI_USER		0
+#define FX_CLD_EXITED		1
 
 #define FX_GETPPID		200	/* calls, 500 ns each, by 101 */
 #define FX_GETPPID_NS		500
@@ -84,7 +90,71 @@
 void fx_long_path(char *buf);
 void fx_long_text(char *buf);
 
+/*
+ * fschanges: 2 CPUs (tests/fixtures-fs.c).  cpu0: FX_FS_FILE (inode
+ * FX_FS_INO) read by cat, then changed by one process per way (each
+ * named after its program), then two that do not change it (a rename
+ * over it that fails, a write to a descriptor dup2() moved another
+ * file onto); then who-unlinked's cases.  cpu1: an fs_newname with no
+ * event before it, then who-killed's cases: each victim's sender.
+ */
+#define FX_FS_FILE		"/etc/app.conf"
+#define FX_FS_INO		1000
+#define FX_FS_HARDLINK		"/var/hard.conf"	/* linked in the trace */
+#define FX_FS_OLDLINK		"/srv/old-link"		/* same inode, before */
+#define FX_FS_READER		500	/* cat: reads, no change */
+#define FX_FS_REDIRECT		501	/* sh: > (truncated, written) */
+#define FX_FS_APPEND		502	/* sh: >> (written) */
+#define FX_FS_SED		503	/* sed -i (replaced) */
+#define FX_FS_EDITOR		504	/* vi (replaced) */
+#define FX_FS_CP		505	/* cp (truncated, written) */
+#define FX_FS_MV		506	/* mv (replaced) */
+#define FX_FS_INSTALL		507	/* install (written, metadata) */
+#define FX_FS_TRUNCATE		508	/* truncate -s 0 (truncated) */
+#define FX_FS_TEE		509	/* tee (truncated, written) */
+#define FX_FS_DD		510	/* dd of= (truncated, written) */
+#define FX_FS_DUP		511	/* write through fcntl(F_DUPFD)'s fd */
+#define FX_FS_PARENT		512	/* sh: opens fd 3, 4 (O_CLOEXEC), forks */
+#define FX_FS_CHILD		513	/* logger: writes the inherited fd 3 */
+#define FX_FS_RELATIVE		514	/* sh: a path the kernel resolved */
+#define FX_FS_LINKER		515	/* ln: the hard link FX_FS_HARDLINK */
+#define FX_FS_HARD		516	/* sh: writes through it */
+#define FX_FS_INODE		517	/* sh: writes through FX_FS_OLDLINK */
+#define FX_FS_MAPPER		518	/* mapper: MAP_SHARED, PROT_WRITE */
+#define FX_FS_CHMOD		519	/* chmod 0600 */
+#define FX_FS_CHOWN		520	/* chown 1000 */
+#define FX_FS_FAILED		521	/* mv: rename over it fails (-ENOENT) */
+#define FX_FS_DUPOVER		522	/* app: dup2 of another file onto its fd */
+/* who-unlinked */
+#define FX_FS_VICTIM		"/srv/data/victim"
+#define FX_FS_REPLACED		"/srv/data/replaced"
+#define FX_FS_TREE		"/srv/tree"	/* holds sub/file */
+#define FX_FS_RM_FAILED		530	/* rm: unlink fails (-EACCES) */
+#define FX_FS_RM		531	/* rm FX_FS_VICTIM */
+#define FX_FS_MV_OVER		532	/* mv /srv/data/new FX_FS_REPLACED */
+#define FX_FS_RM_TREE		533	/* rm -r FX_FS_TREE */
+/* who-killed: victim and sender */
+#define FX_FS_VICTIM1		540	/* kill() by FX_FS_KILLER */
+#define FX_FS_KILLER		541
+#define FX_FS_VICTIM2		542	/* tgkill() by FX_FS_TGKILLER */
+#define FX_FS_TGKILLER		543
+#define FX_FS_VICTIM3		544	/* pidfd_send_signal() by FX_FS_PIDFD */
+#define FX_FS_PIDFD		545
+#define FX_FS_SEGV		546	/* SIGSEGV, SEGV_MAPERR */
+#define FX_FS_BUS		547	/* SIGBUS, BUS_ADRERR */
+#define FX_FS_PIPE		548	/* SIGPIPE in write() */
+#define FX_FS_OOM		549	/* SIGKILL, SI_KERNEL in FX_FS_ALLOC */
+#define FX_FS_ALLOC		550
+#define FX_FS_ALARM		551	/* SIGALRM, SI_KERNEL */
+#define FX_FS_PTIMER		552	/* SIGALRM, SI_TIMER */
+#define FX_FS_TOUGH		553	/* SIGTERM by 554, SIGKILL by 555 */
+#define FX_FS_TERMER		554
+#define FX_FS_KILLER9		555
+#define FX_FS_SURVIVOR		556	/* SIGUSR1 by 557, never exits */
+#define FX_FS_USR1ER		557
+
 int fx_make_basic(const char *dir);
+int fx_make_fschanges(const char *dir);
 int fx_make_strings(const char *dir);
 int fx_make_lossy(const char *dir);
 int fx_make_culprits(const char *dir, bool custom);

@@ -98,6 +98,7 @@ static int mix_cpu(struct fx_writer *w, unsigned int cpu, uint64_t events)
 	int32_t base = 2000 + 1000 * cpu, pid = base;
 	bool sleeping[MIX_TASKS] = { false };
 	int64_t zero[3] = { 0 };
+	int64_t open_f[] = { 3, 0, 0x801, 4242, 0 };
 
 	fx_set_pid(w, cpu, pid);
 	/* names, and processes of four threads each */
@@ -133,7 +134,7 @@ static int mix_cpu(struct fx_writer *w, unsigned int cpu, uint64_t events)
 			if (calls[c].ev && !fails) {
 				t += 50;
 				if (calls[c].nr == 257) {
-					if (fx_event(w, cpu, t, "fs_open", zero,
+					if (fx_event(w, cpu, t, "fs_open", open_f,
 						     mix_rand(&seed) % 2 ? "/etc/passwd" :
 						     "/usr/lib/libc.so.6"))
 						return -1;
@@ -225,6 +226,7 @@ static const struct {
 	{ "culprits", make_culprits },
 	{ "culprits-plain", make_culprits_plain },
 	{ "strings", fx_make_strings },
+	{ "fschanges", fx_make_fschanges },
 };
 
 int main(int argc, char **argv)

@@ -129,7 +129,7 @@ void analyses_syscall_latency_of_the_basic_fixture(void **state)
  */
 static const char *mixed_trace(char *dir, size_t len)
 {
-	static const int64_t none[1];
+	static const int64_t none[1], open_data[] = { 5, 0, FX_DEV, 42, 0 };
 	struct ltt_registry reg;
 	struct fx_writer w;
 
@@ -143,8 +143,8 @@ static const char *mixed_trace(char *dir, size_t len)
 	EV(0, 1510, "fs_read", 5, 100);
 	EV(0, 1800, "syscall_entry", 257, 0x1000);
 	EV(0, 1900, "syscall_exit", 5);
-	assert_int_equal(fx_event(&w, 0, FX_T0 + 1910, "fs_open",
-				  (int64_t[]){ 5, 0, 0 }, "/data"), 0);
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 1910, "fs_open", open_data,
+				  "/data"), 0);
 	EV(0, 2000, "syscall_entry", 0, 0x1000);
 	EV(0, 2400, "syscall_exit", 4096);
 	EV(0, 2410, "fs_read", 5, 4096);
@@ -233,14 +233,41 @@ void analyses_io_per_process_and_file(void **state)
 	}
 	run_free(&r);
 	/* the culprits fixture: rewriter writes 10 bytes to stdout, 6 to its file */
+	/* and rm unlinks FX_VICTIM: a change, no bytes */
 	run_an(&r, FIXTURE("culprits"), -1);
 	for (i = 0; i < r.an.n_io; i++) {
 		const struct an_io *io = &r.an.io[i];
 
+		if (io->tgid == FX_RM) {
+			assert_string_equal(io->file, FX_VICTIM);
+			assert_int_equal(io->changes, 1);
+			assert_int_equal(io->writes, 0);
+			continue;
+		}
 		assert_int_equal(io->tgid, FX_REWRITER);
 		assert_int_equal(io->write_bytes, strcmp(io->file, FX_WATCHED) ? 10 : 6);
+		assert_int_equal(io->changes, 0);
 	}
-	assert_int_equal(r.an.n_io, 2);
+	assert_int_equal(r.an.n_io, 3);
+	run_free(&r);
+	/* fschanges: install unlinks and chmods; the failed rename is none */
+	run_an(&r, FIXTURE("fschanges"), -1);
+	for (i = j = 0; i < r.an.n_io; i++) {
+		const struct an_io *io = &r.an.io[i];
+
+		if (io->tgid == FX_FS_INSTALL)
+			assert_int_equal(io->changes, 2);
+		if (io->tgid == FX_FS_FAILED)
+			assert_int_equal(io->changes, 0);
+		if (io->tgid == FX_FS_CHILD)	/* through the fd inherited */
+			assert_string_equal(io->file, FX_FS_FILE);
+		j += io->changes;
+	}
+	/*
+	 * one event each: 3 unlinks, 2 rmdirs, 2 chmods, chown, truncate,
+	 * mmap, the orphan fs_newname; two (and fs_newname): 4 renames, a link
+	 */
+	assert_int_equal(j, 3 + 2 + 2 + 1 + 1 + 1 + 1 + 2 * (4 + 1));
 	run_free(&r);
 	remove_copy(dir);
 }

@@ -404,3 +404,31 @@ void timeline_softirq_ends_before_a_gap(void **state)
 	run_free(&r);
 	remove_copy(dir);
 }
+
+void timeline_marks_file_changes(void **state)
+{
+	unsigned int i, renames = 0, unlinks = 0;
+	struct run r;
+
+	(void)state;
+	run_tl(&r, FIXTURE("fschanges"));
+	for (i = 0; i < r.tl.n_marks; i++) {
+		const struct tl_mark *m = &r.tl.marks[i];
+		const char *name = r.tl.strings[m->name];
+
+		if (!strcmp(name, "fs_rename")) {
+			renames++;
+			/* its fs_newname joined to it */
+			assert_non_null(strstr(m->text, "\" newname=\"/"));
+		}
+		unlinks += !strcmp(name, "fs_unlink");
+		/* fs_newname is never a mark of its own, nor a write */
+		assert_string_not_equal(name, "fs_newname");
+		assert_string_not_equal(name, "fs_write");
+	}
+	assert_int_equal(renames, 5);
+	assert_int_equal(unlinks, 4);
+	assert_non_null(strstr(r.tl.marks[0].text, "newname=\"/etc/app.conf\""));
+	tl_free(&r.tl);
+	ltt_trace_close(r.t);
+}

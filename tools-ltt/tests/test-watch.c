@@ -338,3 +338,61 @@ void watch_helpers(void **state)
 	       ".lua two 2\n"
 	       "/etc/inittab nil worker ? 00:00:01.000500900");
 }
+
+/*
+ * fs_newname joins the fs_rename before it on its CPU, of its task only:
+ * a rename followed by anything else (a cut trace, another task's
+ * fs_newname, lost events) gets no newname, and the trace's end releases
+ * one still held.
+ */
+void watch_newname_joins_only_its_event(void **state)
+{
+	static const int64_t rename_ok[] = { 0, 0 }, newname_ok[] = { 0 };
+	static const int64_t exit_f[] = { 0 }, sw1[] = { 2, 1, 0 };
+	struct ltt_registry reg;
+	struct fx_writer w;
+	char dir[256];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/ltt-watch-test-%d-newname", getpid());
+	assert_int_equal(fx_registry(&reg), 0);
+	assert_int_equal(fx_open(&w, dir, &reg, 2, 4096, FX_CLOCK_OFFSET), 0);
+	fx_set_pid(&w, 0, 1);
+	fx_set_pid(&w, 1, 3);
+	/* joined, with another CPU's events in between */
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 100, "fs_rename", rename_ok, "/a"), 0);
+	assert_int_equal(fx_event(&w, 1, FX_T0 + 150, "fs_newname", newname_ok, "/cpu1"), 0);
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 200, "fs_newname", newname_ok, "/b"), 0);
+	/* not followed by its fs_newname */
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 300, "fs_rename", rename_ok, "/c"), 0);
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 400, "syscall_exit", exit_f, NULL), 0);
+	/* another task's fs_newname */
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 500, "fs_rename", rename_ok, "/d"), 0);
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 600, "sched_change", sw1, NULL), 0);
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 700, "fs_newname", newname_ok, "/e"), 0);
+	/* lost events in between */
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 800, "fs_rename", rename_ok, "/f"), 0);
+	assert_int_equal(fx_lose(&w, 0, FX_T0 + 850, 3), 0);
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 900, "fs_newname", newname_ok, "/g"), 0);
+	/* the last item of the trace */
+	assert_int_equal(fx_event(&w, 0, FX_T0 + 1000, "fs_rename", rename_ok, "/h"), 0);
+	assert_int_equal(fx_close(&w, FX_T0 + 2000), 0);
+	run_ok(OUT_OPEN
+	       "function fs_rename(e)\n"
+	       "  out:write('rename ', e.pid, ' ', e.oldname, ' ', tostring(e.newname), '\\n')\n"
+	       "end\n"
+	       "function fs_newname(e) out:write('newname ', e.pid, ' ', e.newname, '\\n') end\n"
+	       "function lost(cpu, n) out:write('lost ', n, '\\n') end\n",
+	       dir, NULL,
+	       "newname 3 /cpu1\n"
+	       "rename 1 /a /b\n"
+	       "newname 1 /b\n"
+	       "rename 1 /c nil\n"
+	       "rename 1 /d nil\n"
+	       "newname 2 /e\n"
+	       "rename 2 /f nil\n"
+	       "lost 3\n"
+	       "newname 2 /g\n"
+	       "rename 2 /h nil\n");
+	remove_copy(dir);
+}

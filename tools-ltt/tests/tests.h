@@ -137,7 +137,18 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(watch_builtins_are_not_callbacks),		\
 	cmocka_unit_test(watch_any_event_gets_the_events_without_a_callback), \
 	cmocka_unit_test(watch_lost_sees_every_range),			\
-	cmocka_unit_test(watch_helpers)
+	cmocka_unit_test(watch_helpers),				\
+	cmocka_unit_test(watch_newname_joins_only_its_event)
+
+#define TESTS_DETECTORS							\
+	cmocka_unit_test(detect_who_modified_names_every_way),		\
+	cmocka_unit_test(detect_who_modified_by_a_name_as_given),	\
+	cmocka_unit_test(detect_who_modified_on_an_older_trace),	\
+	cmocka_unit_test(detect_who_unlinked_every_way),		\
+	cmocka_unit_test(detect_who_unlinked_with_and_without_names),	\
+	cmocka_unit_test(detect_who_killed_every_sender),		\
+	cmocka_unit_test(detect_who_touched_summary),			\
+	cmocka_unit_test(detect_files_follow_dup_fork_exec)
 
 #define TESTS_TIMELINE							\
 	cmocka_unit_test(timeline_pairs_syscalls_of_the_basic_fixture), \
@@ -149,7 +160,8 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(timeline_state_of_out_state),			\
 	cmocka_unit_test(timeline_lost_events_cut_the_cpu),		\
 	cmocka_unit_test(timeline_json_strings_for_html),		\
-	cmocka_unit_test(timeline_softirq_ends_before_a_gap)
+	cmocka_unit_test(timeline_softirq_ends_before_a_gap),		\
+	cmocka_unit_test(timeline_marks_file_changes)
 
 #define TESTS_FILTER							\
 	cmocka_unit_test(filter_matches_fields_and_context),		\
@@ -236,6 +248,16 @@ DECLARE(watch_builtins_are_not_callbacks);
 DECLARE(watch_any_event_gets_the_events_without_a_callback);
 DECLARE(watch_lost_sees_every_range);
 DECLARE(watch_helpers);
+DECLARE(watch_newname_joins_only_its_event);
+DECLARE(timeline_marks_file_changes);
+DECLARE(detect_who_modified_names_every_way);
+DECLARE(detect_who_modified_by_a_name_as_given);
+DECLARE(detect_who_modified_on_an_older_trace);
+DECLARE(detect_who_unlinked_every_way);
+DECLARE(detect_who_unlinked_with_and_without_names);
+DECLARE(detect_who_killed_every_sender);
+DECLARE(detect_who_touched_summary);
+DECLARE(detect_files_follow_dup_fork_exec);
 DECLARE(timeline_pairs_syscalls_of_the_basic_fixture);
 DECLARE(timeline_slices_are_sorted_and_nested);
 DECLARE(timeline_cpu_time_matches_stats);

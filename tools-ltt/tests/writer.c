@@ -184,8 +184,15 @@ static int fx_close_packet(struct fx_writer *w, unsigned int cpu, uint64_t ts)
 	return write(c->fd, c->sb, size) == (ssize_t)size ? 0 : -1;
 }
 
-int fx_event(struct fx_writer *w, unsigned int cpu, uint64_t ts,
-	     const char *name, const int64_t *fields, const char *str)
+/* The integer fields of @d: all but a trailing string. */
+static unsigned int fx_int_fields(const struct ltt_event_desc *d)
+{
+	return d->n_fields - d->has_string;
+}
+
+int fx_event_n(struct fx_writer *w, unsigned int cpu, uint64_t ts,
+	       const char *name, const int64_t *fields, unsigned int n,
+	       const char *str)
 {
 	int id = ltt_registry_find(&w->reg, name);
 	struct fx_cpu *c = &w->cpu[cpu];
@@ -198,6 +205,11 @@ int fx_event(struct fx_writer *w, unsigned int cpu, uint64_t ts,
 	if (id < 0 || cpu >= w->n_cpus || ts < c->last_ts)
 		return -1;
 	d = &w->reg.events[id];
+	if (fx_int_fields(d) && n != fx_int_fields(d)) {
+		fprintf(stderr, "fx_event: %s has %u integer fields, given %u\n",
+			name, fx_int_fields(d), n);
+		return -1;
+	}
 	if (d->has_string) {
 		slen = strlen(str ? str : "") + 1;
 		if (slen > LTT_STRING_MAX)
@@ -231,10 +243,11 @@ int fx_event(struct fx_writer *w, unsigned int cpu, uint64_t ts,
 	}
 	for (i = 0; i < d->n_fields; i++) {
 		const struct ltt_field_desc *f = &d->fields[i];
-		uint64_t v = fields[i];
+		uint64_t v;
 
 		if (f->type == LTT_TYPE_STRING)
 			break;
+		v = fields[i];
 		memcpy(p + f->offset, &v, f->size);	/* little-endian */
 	}
 	if (slen) {

@@ -55,11 +55,19 @@ int fx_open(struct fx_writer *w, const char *dir, struct ltt_registry *reg,
 /* The task running on @cpu from now on (until a sched_change). */
 void fx_set_pid(struct fx_writer *w, unsigned int cpu, int32_t pid);
 /*
- * Record event @name at @ts on @cpu: @fields in registry order (the
- * string field excluded), @str for the string field or NULL.
+ * Record event @name at @ts on @cpu: the @n values of @fields in
+ * registry order (the string field excluded), @str for the string field
+ * or NULL.  @n must be the event's number of integer fields (any, for an
+ * event without any): a fixture written for another layout fails, with
+ * a message, instead of writing garbage.
  */
-int fx_event(struct fx_writer *w, unsigned int cpu, uint64_t ts,
-	     const char *name, const int64_t *fields, const char *str);
+int fx_event_n(struct fx_writer *w, unsigned int cpu, uint64_t ts,
+	       const char *name, const int64_t *fields, unsigned int n,
+	       const char *str);
+/* The same with @fields an array, its length counted. */
+#define fx_event(w, cpu, ts, name, fields, str)				\
+	fx_event_n(w, cpu, ts, name, fields,				\
+		   sizeof(fields) / sizeof((fields)[0]), str)
 /* Close the open packet of @cpu at @ts, as the flush timer does. */
 int fx_flush(struct fx_writer *w, unsigned int cpu, uint64_t ts);
 /* @n events are dropped on @cpu: the buffer is full. */
