@@ -2,8 +2,8 @@
 /*
  * The flight recorder's snapshots on disk.  Each goes into a hidden
  * DIR/.snapshot-N.partial and is renamed DIR/snapshot-N when written,
- * so that a reader that lists DIR never finds one half written, and
- * `ltt snapshot`-like scripts wait for the name to appear.  The newest
+ * so that a reader that lists DIR never finds one half written, and a
+ * script that sent SIGUSR1 waits for the name to appear.  The newest
  * are kept: --max-snapshots N and --max-snapshots-size SIZE remove the
  * oldest of this run's snapshots (never the one just taken).
  */
