@@ -12,6 +12,7 @@
 #   make demo         record a mixed workload in the guest: build/demo-trace/
 #   make e2e          the demo, then babeltrace2 and ltt report must agree
 #   make watch-test   every ltt watch script names its culprit in the guest
+#   make snapshot-test  lttd --overwrite's live snapshots in the guest
 #   make view-test    ltt view of the guest's trace in headless Chromium
 #   make bench        LTT against ftrace under QEMU: the table of BENCHMARKS.md
 #   make cross        cross-compile kernel/ltt and the syscall tables
@@ -34,7 +35,7 @@ export KSRC
 
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
 	cross checkpatch bisect deps clean help tools tools-test demo e2e \
-	watch-test bench deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
+	watch-test snapshot-test bench deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
 	view-test boot-hotplug relayd-test relayd-guest check-arch deps-arch
 
 all: kernel
@@ -125,6 +126,9 @@ e2e: deps
 watch-test: deps
 	scripts/watch-test.sh
 
+snapshot-test: deps
+	scripts/snapshot-test.sh
+
 bench: deps
 	scripts/bench.sh
 
@@ -135,7 +139,7 @@ view-test: e2e
 
 check: deps tools-test relayd-test deb-test check-patches checkpatch boot boot-hotplug e2e \
 	relayd-guest view-test \
-	watch-test cross bisect
+	watch-test snapshot-test cross bisect
 
 clean:
 	rm -rf build

@@ -20,6 +20,7 @@
 #include "../ltt/ltt.h"
 #include "relayd.h"
 #include "run.h"
+#include "snapshots.h"
 
 static volatile sig_atomic_t got_stop, got_snapshot, got_child;
 
@@ -112,8 +113,7 @@ static pid_t start_command(const struct lttd_config *cfg, const sigset_t *old,
 	return pid;
 }
 
-/* "1.5 MiB" */
-static void format_bytes(char *buf, size_t len, uint64_t b)
+void lttd_format_bytes(char *buf, size_t len, uint64_t b)
 {
 	if (b < 1024 * 1024)
 		snprintf(buf, len, "%.1f KiB", b / 1024.0);
@@ -130,7 +130,7 @@ static void print_progress(struct ltt_recorder *rec, uint64_t *last_events,
 	char bytes[32];
 
 	ltt_recorder_stats(rec, &st);
-	format_bytes(bytes, sizeof(bytes), st.bytes);
+	lttd_format_bytes(bytes, sizeof(bytes), st.bytes);
 	if (ltt_recorder_overwrite(rec))
 		fprintf(stderr, "\r%llu s: flight recorder, %s written in snapshots (SIGUSR1: snapshot)   ",
 			(unsigned long long)(elapsed_ns / 1000000000), bytes);
@@ -142,8 +142,29 @@ static void print_progress(struct ltt_recorder *rec, uint64_t *last_events,
 	*last_events = st.events;
 }
 
+/* A flight recorder's: its snapshots, what they hold and left out. */
+static void print_snapshot_totals(const struct lttd_config *cfg,
+				  const struct ltt_record_stats *st,
+				  const struct snapshots *sn)
+{
+	unsigned int taken, kept;
+	uint64_t stale, unfinished;
+	char bytes[32];
+
+	snapshots_totals(sn, &taken, &kept, &stale, &unfinished);
+	lttd_format_bytes(bytes, sizeof(bytes), st->bytes);
+	fprintf(stderr, "%s: %s: %u snapshots (%u kept), %llu events in %llu packets, %s; %llu packets overwritten while copied",
+		cfg->prog, cfg->rec.dir ? cfg->rec.dir : "sent", taken, kept,
+		(unsigned long long)st->events,
+		(unsigned long long)st->packets, bytes,
+		(unsigned long long)stale);
+	if (unfinished)
+		fprintf(stderr, ", %llu left unfinished", (unsigned long long)unfinished);
+	fputc('\n', stderr);
+}
+
 static void print_totals(const struct lttd_config *cfg,
-			 struct ltt_recorder *rec)
+			 struct ltt_recorder *rec, const struct snapshots *sn)
 {
 	const struct ltt_cpu_status *cpus;
 	struct ltt_record_stats st;
@@ -152,12 +173,15 @@ static void print_totals(const struct lttd_config *cfg,
 	char bytes[32];
 
 	ltt_recorder_stats(rec, &st);
-	format_bytes(bytes, sizeof(bytes), st.bytes);
-	fprintf(stderr, "%s: %s: %llu events in %llu packets, %s, %llu lost\n",
-		cfg->prog, cfg->rec.dir ? cfg->rec.dir : "discarded",
-		(unsigned long long)st.events,
-		(unsigned long long)st.packets, bytes,
-		(unsigned long long)st.lost);
+	lttd_format_bytes(bytes, sizeof(bytes), st.bytes);
+	if (sn)
+		print_snapshot_totals(cfg, &st, sn);
+	else
+		fprintf(stderr, "%s: %s: %llu events in %llu packets, %s, %llu lost\n",
+			cfg->prog, cfg->rec.dir ? cfg->rec.dir : "discarded",
+			(unsigned long long)st.events,
+			(unsigned long long)st.packets, bytes,
+			(unsigned long long)st.lost);
 	if (ltt_recorder_status(rec, &s, &cpus)) {
 		say(cfg, "%s", ltt_error());
 		return;
@@ -205,8 +229,9 @@ static bool command_ended(pid_t child, int *status)
 
 /* The loop proper; returns 0 or -1. */
 static int run_loop(struct lttd_config *cfg, struct ltt_recorder *rec,
-		    struct relayd *relay, const sigset_t *unblocked, pid_t child,
-		    int *cmd_status)
+		    struct snapshots *sn, struct relayd *relay,
+		    const sigset_t *unblocked, pid_t child, int *cmd_status,
+		    bool *snapshot_failed)
 {
 	uint64_t start = now_ns(), next_progress = start + 1000000000ULL;
 	uint64_t next_beacon = start;
@@ -225,10 +250,17 @@ static int run_loop(struct lttd_config *cfg, struct ltt_recorder *rec,
 			break;
 		if (got_snapshot) {
 			got_snapshot = 0;
-			if (!ltt_recorder_overwrite(rec))
+			if (!ltt_recorder_overwrite(rec)) {
 				say(cfg, "SIGUSR1: snapshots are for --overwrite sessions; ignored");
-			else if (ltt_recorder_snapshot(rec))
+			} else if (sn) {
+				if (shown)
+					fputc('\n', stderr);
+				if (snapshots_take(sn, rec, "SIGUSR1", 0))
+					*snapshot_failed = true;
+			} else if (ltt_recorder_snapshot(rec)) {
+				/* the boot session's: into DIR's trace */
 				return -1;
+			}
 		}
 		if (progress && now >= next_progress) {
 			print_progress(rec, &last_events, now - start);
@@ -279,22 +311,70 @@ static int check_geometry(const struct lttd_config *cfg)
 	return 0;
 }
 
+/* The snapshot options need a flight recorder. */
+static int check_snapshot_opts(const struct lttd_config *cfg)
+{
+	const char *opt = cfg->max_snapshots ? "--max-snapshots" :
+			  cfg->max_snapshots_size ? "--max-snapshots-size" :
+			  cfg->no_exit_snapshot ? "--no-snapshot-on-exit" : NULL;
+
+	if (opt && !cfg->rec.session.overwrite) {
+		say(cfg, "%s is for the flight recorder's snapshots: give %s too",
+		    opt, strcmp(cfg->prog, "lttd") ? "--flight-recorder" :
+						     "--overwrite");
+		return -1;
+	}
+	if ((cfg->max_snapshots || cfg->max_snapshots_size) && !cfg->rec.dir) {
+		say(cfg, "%s: the snapshots are only sent, none is kept: give -o DIR",
+		    opt);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A flight recorder (not the boot session's, whose trace is DIR) keeps
+ * its snapshots in DIR/snapshot-N; the recorder itself writes no trace.
+ */
+static struct snapshots *open_snapshots(const struct lttd_config *cfg,
+					struct ltt_record_opts *ro)
+{
+	struct snapshots_opts so = {
+		.prog = cfg->prog, .dir = cfg->rec.dir,
+		.max_count = cfg->max_snapshots,
+		.max_bytes = cfg->max_snapshots_size,
+		.quiet = cfg->quiet,
+	};
+
+	ro->dir = NULL;
+	return snapshots_open(&so);
+}
+
 int lttd_run(struct lttd_config *cfg)
 {
+	struct ltt_record_opts ro = cfg->rec;
 	struct ltt_recorder *rec;
 	struct relayd *relay = NULL;
+	struct snapshots *sn = NULL;
 	sigset_t old, unblocked;
 	int go_fd = -1, cmd_status = 0, ret = 0;
+	bool snapshot_failed = false;
 	pid_t child = -1;
 
-	if (check_geometry(cfg))
+	if (check_geometry(cfg) || check_snapshot_opts(cfg))
 		return 2;
+	if (cfg->rec.session.overwrite) {
+		sn = open_snapshots(cfg, &ro);
+		if (!sn)
+			return 1;
+	}
 	setup_signals(&old, &unblocked);
-	cfg->rec.pids = cfg->pids;
-	rec = cfg->boot ? ltt_recorder_create_boot(&cfg->rec) :
-			  ltt_recorder_create(&cfg->rec);
+	ro.pids = cfg->pids;
+	rec = cfg->boot ? ltt_recorder_create_boot(&ro) :
+			  ltt_recorder_create(&ro);
 	if (!rec) {
 		say(cfg, "%s", ltt_error());
+		snapshots_close(sn);
 		return 1;
 	}
 	if (cfg->relayd) {
@@ -315,6 +395,7 @@ int lttd_run(struct lttd_config *cfg)
 				relayd_close(relay, 0, NULL);
 			}
 			ltt_recorder_destroy(rec);
+			snapshots_close(sn);
 			return 1;
 		}
 	}
@@ -324,6 +405,7 @@ int lttd_run(struct lttd_config *cfg)
 			if (relay)
 				relayd_close(relay, 0, NULL);
 			ltt_recorder_destroy(rec);
+			snapshots_close(sn);
 			return 1;
 		}
 	}
@@ -337,27 +419,36 @@ int lttd_run(struct lttd_config *cfg)
 		if (relay)
 			relayd_close(relay, 0, NULL);
 		ltt_recorder_destroy(rec);
+		snapshots_close(sn);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
 	if (go_fd >= 0 && write(go_fd, "g", 1) != 1)
 		say(cfg, "cannot start the command: %s", strerror(errno));
-	if (run_loop(cfg, rec, relay, &unblocked, child, &cmd_status)) {
+	if (run_loop(cfg, rec, sn, relay, &unblocked, child, &cmd_status,
+		     &snapshot_failed)) {
 		say(cfg, "%s", ltt_error());
 		ret = 1;
 	}
 	if (go_fd >= 0)
 		close(go_fd);
+	/* the ring as the recording ended: stopped, nothing overwrites it */
+	if (sn && !cfg->no_exit_snapshot &&
+	    snapshots_take(sn, rec, "exit", LTT_SNAPSHOT_FINAL))
+		snapshot_failed = true;
+	if (snapshot_failed)
+		ret = 1;
 	if (ltt_recorder_stop(rec)) {
 		say(cfg, "%s", ltt_error());
 		ret = 1;
 	}
 	if (!cfg->quiet)
-		print_totals(cfg, rec);
+		print_totals(cfg, rec, sn);
 	/* what did not reach relayd is said, even with -q; not a failure */
 	if (relay)
 		relayd_close(relay, now_ns(), NULL);
 	ltt_recorder_destroy(rec);
+	snapshots_close(sn);
 	if (child > 0 && !cmd_status) {
 		int ws;
 
@@ -413,6 +504,20 @@ bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c)
 		break;
 	case LTTD_OPT_BOOT:
 		cfg->boot = true;
+		break;
+	case LTTD_OPT_EXIT_SNAPSHOT:
+		cfg->no_exit_snapshot = false;
+		break;
+	case LTTD_OPT_NO_EXIT_SNAPSHOT:
+		cfg->no_exit_snapshot = true;
+		break;
+	case LTTD_OPT_MAX_SNAPSHOTS:
+		cfg->max_snapshots = opt_u64(p, "--max-snapshots", p->arg);
+		if (!cfg->max_snapshots)
+			opt_usage_error(p, "--max-snapshots 0: keep at least one (or leave the option out: keep all)");
+		break;
+	case LTTD_OPT_MAX_SNAPSHOTS_SIZE:
+		cfg->max_snapshots_size = opt_size(p, "--max-snapshots-size", p->arg);
 		break;
 	default:
 		return false;

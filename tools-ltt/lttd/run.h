@@ -17,6 +17,10 @@ struct lttd_config {
 	char **cmd;			/* run this, traced; NULL: none */
 	bool quiet;			/* no progress line, no totals */
 	bool boot;			/* --boot: the boot session, not a new one */
+	/* --overwrite -o DIR: snapshots into DIR/snapshot-N */
+	bool no_exit_snapshot;		/* --no-snapshot-on-exit */
+	unsigned int max_snapshots;	/* --max-snapshots; 0: keep all */
+	uint64_t max_snapshots_size;	/* --max-snapshots-size; 0: no limit */
 	/* --relayd HOST[:PORT]: stream to lttng-relayd too (lttd/relayd.h) */
 	const char *relayd, *session, *hostname;
 };
@@ -31,7 +35,22 @@ enum {
 	LTTD_OPT_SESSION,		/* --session NAME */
 	LTTD_OPT_HOSTNAME,		/* --hostname NAME */
 	LTTD_OPT_BOOT,			/* --boot */
+	LTTD_OPT_EXIT_SNAPSHOT,		/* --snapshot-on-exit */
+	LTTD_OPT_NO_EXIT_SNAPSHOT,	/* --no-snapshot-on-exit */
+	LTTD_OPT_MAX_SNAPSHOTS,		/* --max-snapshots N */
+	LTTD_OPT_MAX_SNAPSHOTS_SIZE,	/* --max-snapshots-size SIZE */
 };
+
+/* The table entries of the flight recorder's snapshot options. */
+#define LTTD_SNAPSHOT_OPTS						\
+	{ LTTD_OPT_EXIT_SNAPSHOT, "snapshot-on-exit", NULL,		\
+	  "with --overwrite: a last snapshot when recording ends (default)" }, \
+	{ LTTD_OPT_NO_EXIT_SNAPSHOT, "no-snapshot-on-exit", NULL,	\
+	  "with --overwrite: none at the end, only on SIGUSR1" },	\
+	{ LTTD_OPT_MAX_SNAPSHOTS, "max-snapshots", "N",			\
+	  "keep the newest N snapshots, remove older ones" },		\
+	{ LTTD_OPT_MAX_SNAPSHOTS_SIZE, "max-snapshots-size", "SIZE",	\
+	  "remove the oldest snapshots while they take more than SIZE" }
 
 /* The table entry of --boot. */
 #define LTTD_BOOT_OPT							\
@@ -50,16 +69,22 @@ enum {
 /*
  * Apply option @c (its argument in @p) that lttd and `ltt record` share
  * to @cfg: -o -e -p -s -n -t -q, LTTD_OPT_OVERWRITE, LTTD_OPT_FLUSH,
- * LTTD_OPT_RELAYD, LTTD_OPT_SESSION, LTTD_OPT_HOSTNAME, LTTD_OPT_BOOT.
+ * LTTD_OPT_RELAYD, LTTD_OPT_SESSION, LTTD_OPT_HOSTNAME, LTTD_OPT_BOOT and
+ * the snapshot options.
  * Returns false for an option it does not know.
  */
 bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c);
 
 /*
  * Record until SIGINT/SIGTERM, the time limit or the end of the command;
- * SIGUSR1 writes a flight-recorder snapshot.  Returns the exit status:
- * 0, 1 on failure, or the command's status when it failed.
+ * SIGUSR1 writes a flight-recorder snapshot, into DIR/snapshot-N while
+ * the session records (and a last one at the end).  Returns the exit
+ * status: 0, 1 on failure (a snapshot that failed included), 2 on a
+ * usage error, or the command's status when it failed.
  */
 int lttd_run(struct lttd_config *cfg);
+
+/* "1.5 MiB", for messages */
+void lttd_format_bytes(char *buf, size_t len, uint64_t bytes);
 
 #endif /* LTT_LTTD_RUN_H */

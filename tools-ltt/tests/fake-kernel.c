@@ -17,11 +17,25 @@
  * CLOCK_MONOTONIC as the kernel's are; FAKE_LTT_CUSTOM_AFTER=K makes a
  * custom event type, fake_custom (one u32 field, "n"), appear after K
  * packets, and the packets after that hold one of it each (tests/relayd.sh).
+ *
+ * A session created in overwrite mode is a flight recorder of
+ * the n_subbufs it asks for (2 by default): its packets go round the ring unread (GET_SUBBUF is EBUSY while it
+ * records), LTT_BUF_SNAPSHOT names them and LTT_BUF_SNAPSHOT_READ copies
+ * one out; LTT_CMD_SNAPSHOT and STOP let GET_SUBBUF drain the ring.
+ * Knobs: FAKE_LTT_STALE=SEQ[,SEQ] makes the recorder overwrite those
+ * packets while they are copied (ESTALE; it writes as many packets as
+ * that takes, past FAKE_LTT_PACKETS); FAKE_LTT_EAGAIN=SEQ[,SEQ] makes
+ * their copies EAGAIN FAKE_LTT_EAGAIN_TIMES (3) times first;
+ * FAKE_LTT_NO_LIVE=1 makes both ioctls ENOTTY, as an older kernel.
+ * FAKE_LTT_LOG=FILE gets a line per START, STOP, SNAPSHOT, BUF_SNAPSHOT
+ * (the range, in packet numbers) and SNAPSHOT_READ (its packet and
+ * result).
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -34,11 +48,16 @@
 
 #include <ltt/ltt.h>
 
-#define FAKE_BUFFER	(2 * LTT_SUBBUF_MIN)
+#define FAKE_SB		LTT_SUBBUF_MIN
+#define FAKE_SUBBUFS_MAX	64
 
 static int buffer_fd = -1, timer_fd = -1;
-static bool recording, started;
-static unsigned int packets_made;
+static bool recording, started, overwrite;
+static unsigned int packets_made, n_subbufs = 2;
+static unsigned int consumed;		/* overwrite: the next packet to drain */
+static uint64_t last_ts;		/* the end of the newest packet */
+static unsigned int eagain_left[4096];	/* per packet, FAKE_LTT_EAGAIN */
+static bool eagain_armed[4096];
 
 static unsigned int env_u(const char *name, unsigned int dflt)
 {
@@ -60,6 +79,37 @@ static long fake_fail(int err)
 	return -1;
 }
 
+static void __attribute__((format(printf, 1, 2))) fake_log(const char *fmt, ...)
+{
+	const char *path = getenv("FAKE_LTT_LOG");
+	va_list ap;
+	FILE *f;
+
+	if (!path || !*path || !(f = fopen(path, "a")))
+		return;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	fclose(f);
+}
+
+/* Is @seq in the comma-separated list of environment variable @name? */
+static bool env_has(const char *name, unsigned int seq)
+{
+	const char *v = getenv(name);
+	char *end;
+
+	while (v && *v) {
+		if (strtoul(v, &end, 10) == seq && end != v)
+			return true;
+		if (*end != ',')
+			break;
+		v = end + 1;
+	}
+	return false;
+}
+
 static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
@@ -68,13 +118,28 @@ static uint64_t clock_ns(clockid_t id)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* STOP, and SNAPSHOT: a flight recorder's ring is drained, oldest first. */
+static void fake_stop(void)
+{
+	recording = false;
+	if (overwrite && packets_made > n_subbufs &&
+	    consumed < packets_made - n_subbufs)
+		consumed = packets_made - n_subbufs;
+}
+
 static long fake_ltt(unsigned int cmd, void *arg)
 {
 	const char *start = getenv("FAKE_LTT_START");
 
 	switch (cmd) {
-	case LTT_CMD_CREATE:
+	case LTT_CMD_CREATE: {
+		const struct ltt_create *cr = arg;
+
+		overwrite = cr->mode == LTT_MODE_OVERWRITE;
+		if (cr->n_subbufs >= 2 && cr->n_subbufs <= FAKE_SUBBUFS_MAX)
+			n_subbufs = cr->n_subbufs;
 		return eventfd(0, EFD_CLOEXEC);
+	}
 	case LTT_CMD_STATUS: {
 		struct ltt_status *st = arg;
 
@@ -83,8 +148,9 @@ static long fake_ltt(unsigned int cmd, void *arg)
 			       sizeof(struct ltt_cpu_status));
 		st->n_cpus = 1;
 		st->state = recording;
-		st->subbuf_size = LTT_SUBBUF_MIN;
-		st->n_subbufs = 2;
+		st->subbuf_size = FAKE_SB;
+		st->n_subbufs = n_subbufs;
+		st->mode = overwrite ? LTT_MODE_OVERWRITE : LTT_MODE_DISCARD;
 		st->mono_ns = clock_ns(CLOCK_MONOTONIC);
 		st->real_ns = clock_ns(CLOCK_REALTIME);
 		return 0;
@@ -93,7 +159,7 @@ static long fake_ltt(unsigned int cmd, void *arg)
 		if (buffer_fd >= 0)
 			return fake_fail(EBUSY);
 		buffer_fd = memfd_create("fake-ltt-buffer", MFD_CLOEXEC);
-		if (buffer_fd >= 0 && ftruncate(buffer_fd, FAKE_BUFFER))
+		if (buffer_fd >= 0 && ftruncate(buffer_fd, n_subbufs * FAKE_SB))
 			return -1;
 		if (getenv("FAKE_LTT_PACKETS")) {
 			unsigned int ms = env_u("FAKE_LTT_PACKET_MS", 100);
@@ -136,9 +202,17 @@ static long fake_ltt(unsigned int cmd, void *arg)
 			return fake_fail(!strcmp(start, "EBUSY") ? EBUSY :
 					 atoi(start));
 		recording = started = true;
+		fake_log("START");
 		return 0;
 	case LTT_CMD_STOP:
-		recording = false;
+		fake_log("STOP");
+		fake_stop();
+		return 0;
+	case LTT_CMD_SNAPSHOT:
+		if (!overwrite || !recording)
+			return fake_fail(EINVAL);
+		fake_log("SNAPSHOT");
+		fake_stop();
 		return 0;
 	}
 	return fake_fail(EINVAL);
@@ -161,25 +235,27 @@ long syscall(long nr, ...)
 }
 
 /*
- * A packet, when the timer says one is due: into sub-buffer
- * packets_made % 2 of the memfd, described in *@sb.
+ * Write packet number packets_made into its sub-buffer of the memfd:
+ * FAKE_LTT_EVENTS records 1 us apart, ending now (or after the newest
+ * packet's end, when packets are made faster than that).  Returns its
+ * size in bytes, 0 on failure.
  */
-static bool fake_packet(struct ltt_subbuf *sb)
+static size_t make_packet(void)
 {
 	unsigned int n = env_u("FAKE_LTT_EVENTS", 20), i;
 	struct ltt_packet_header h = { .magic = LTT_PACKET_MAGIC };
-	unsigned char pkt[LTT_SUBBUF_MIN];
-	uint64_t ticks, ts;
-	size_t len;
+	unsigned char pkt[FAKE_SB];
+	uint64_t ts;
+	size_t len, size;
+	off_t off = (packets_made % n_subbufs) * FAKE_SB;
 	bool custom;
 
-	if (packets_made >= env_u("FAKE_LTT_PACKETS", 0) ||
-	    read(timer_fd, &ticks, sizeof(ticks)) != sizeof(ticks))
-		return false;
 	custom = custom_made();
 	if (n > (sizeof(pkt) - sizeof(h)) / 8 - 1)
 		n = (sizeof(pkt) - sizeof(h)) / 8 - 1;
 	ts = clock_ns(CLOCK_MONOTONIC) - n * 1000ULL;
+	if (ts <= last_ts)
+		ts = last_ts + 1000;
 	h.timestamp_begin = ts;
 	len = sizeof(h);
 	for (i = 0; i < n + custom; i++) {
@@ -193,19 +269,137 @@ static bool fake_packet(struct ltt_subbuf *sb)
 		}
 	}
 	h.timestamp_end = ts + (n + custom - 1) * 1000ULL;
+	last_ts = h.timestamp_end;
 	h.content_size = len * 8;
 	h.packet_size = ((len + 7) & ~7UL) * 8;
 	h.packet_seq_num = packets_made;
 	h.events = n + custom;
 	h.pid = getpid();
 	memcpy(pkt, &h, sizeof(h));
-	memset(pkt + len, 0, h.packet_size / 8 - len);
-	sb->offset = (packets_made % 2) * LTT_SUBBUF_MIN;
-	sb->size = h.packet_size / 8;
-	sb->seq = packets_made++;
-	if (pwrite(buffer_fd, pkt, sb->size, sb->offset) != (ssize_t)sb->size)
+	size = h.packet_size / 8;
+	memset(pkt + len, 0, size - len);
+	if (pwrite(buffer_fd, pkt, size, off) != (ssize_t)size)
+		return 0;
+	packets_made++;
+	return size;
+}
+
+/* Packets are due on the timer, FAKE_LTT_PACKETS of them in all. */
+static unsigned int packets_due(void)
+{
+	uint64_t ticks;
+
+	if (timer_fd < 0 || read(timer_fd, &ticks, sizeof(ticks)) != sizeof(ticks))
+		return 0;
+	if (packets_made + ticks > env_u("FAKE_LTT_PACKETS", 0))
+		ticks = packets_made < env_u("FAKE_LTT_PACKETS", 0) ?
+			env_u("FAKE_LTT_PACKETS", 0) - packets_made : 0;
+	return ticks;
+}
+
+/*
+ * Discard mode: a packet, when the timer says one is due, described in
+ * *@sb; the reader takes it at once.
+ */
+static bool fake_packet(struct ltt_subbuf *sb)
+{
+	size_t size;
+
+	if (!packets_due())
 		return false;
-	return true;
+	sb->offset = (packets_made % n_subbufs) * FAKE_SB;
+	sb->seq = packets_made;
+	size = make_packet();
+	sb->size = size;
+	return size;
+}
+
+/* A flight recorder writes the packets due, round its ring. */
+static void fake_record(void)
+{
+	unsigned int n;
+
+	for (n = recording ? packets_due() : 0; n; n--)
+		make_packet();
+}
+
+/* The flight recorder's GET_SUBBUF: EBUSY while it records. */
+static int fake_drain(struct ltt_subbuf *sb)
+{
+	struct ltt_packet_header h;
+
+	if (recording) {
+		fake_record();
+		return fake_fail(EBUSY);
+	}
+	if (consumed >= packets_made)
+		return fake_fail(started ? ENODATA : EAGAIN);
+	sb->offset = (consumed % n_subbufs) * FAKE_SB;
+	if (pread(buffer_fd, &h, sizeof(h), sb->offset) != sizeof(h))
+		return -1;
+	sb->size = h.packet_size / 8;
+	sb->seq = consumed;
+	return 0;
+}
+
+static int fake_snapshot(struct ltt_snapshot *snap)
+{
+	uint64_t size = (uint64_t)n_subbufs * FAKE_SB;
+
+	if (getenv("FAKE_LTT_NO_LIVE"))
+		return fake_fail(ENOTTY);
+	if (!overwrite)
+		return fake_fail(EINVAL);
+	fake_record();
+	snap->end = (uint64_t)packets_made * FAKE_SB;
+	snap->begin = snap->end + FAKE_SB > size ? snap->end + FAKE_SB - size : 0;
+	fake_log("BUF_SNAPSHOT %llu %llu", (unsigned long long)(snap->begin / FAKE_SB),
+		 (unsigned long long)(snap->end / FAKE_SB));
+	return 0;
+}
+
+static int fake_snapshot_read(struct ltt_snapshot_read *rd)
+{
+	uint64_t size = (uint64_t)n_subbufs * FAKE_SB;
+	uint64_t w = (uint64_t)packets_made * FAKE_SB;
+	unsigned int seq = rd->pos / FAKE_SB;
+	struct ltt_packet_header h;
+	off_t off = (seq % n_subbufs) * FAKE_SB;
+
+	if (getenv("FAKE_LTT_NO_LIVE"))
+		return fake_fail(ENOTTY);
+	if (!overwrite || rd->pos % FAKE_SB || rd->pos >= w)
+		return fake_fail(EINVAL);
+	if (w - rd->pos > size) {
+		fake_log("SNAPSHOT_READ %u ESTALE", seq);
+		return fake_fail(ESTALE);
+	}
+	if (seq < 4096 && env_has("FAKE_LTT_EAGAIN", seq)) {
+		if (!eagain_armed[seq]) {
+			eagain_armed[seq] = true;
+			eagain_left[seq] = env_u("FAKE_LTT_EAGAIN_TIMES", 3);
+		}
+		if (eagain_left[seq]) {
+			eagain_left[seq]--;
+			fake_log("SNAPSHOT_READ %u EAGAIN", seq);
+			return fake_fail(EAGAIN);
+		}
+	}
+	if (pread(buffer_fd, &h, sizeof(h), off) != sizeof(h) ||
+	    pread(buffer_fd, (void *)(uintptr_t)rd->buf, h.packet_size / 8, off) !=
+	    (ssize_t)(h.packet_size / 8))
+		return -1;
+	if (env_has("FAKE_LTT_STALE", seq)) {
+		/* the recorder comes round to it meanwhile */
+		while ((uint64_t)packets_made * FAKE_SB - rd->pos <= size)
+			if (!make_packet())
+				return -1;
+		fake_log("SNAPSHOT_READ %u ESTALE", seq);
+		return fake_fail(ESTALE);
+	}
+	rd->size = h.packet_size / 8;
+	fake_log("SNAPSHOT_READ %u ok", seq);
+	return 0;
 }
 
 int ioctl(int fd, unsigned long req, ...)
@@ -225,18 +419,26 @@ int ioctl(int fd, unsigned long req, ...)
 		struct ltt_buffer_info *bi = arg;
 
 		memset(bi, 0, sizeof(*bi));
-		bi->subbuf_size = LTT_SUBBUF_MIN;
-		bi->n_subbufs = 2;
-		bi->mmap_size = FAKE_BUFFER;
+		bi->subbuf_size = FAKE_SB;
+		bi->n_subbufs = n_subbufs;
+		bi->mmap_size = n_subbufs * FAKE_SB;
 		return 0;
 	}
 	case LTT_BUF_GET_SUBBUF:
+		if (overwrite)
+			return fake_drain(arg);
 		if (recording && timer_fd >= 0 && fake_packet(arg))
 			return 0;
 		/* the kernel: EAGAIN before the first START too */
 		return fake_fail(recording || !started ? EAGAIN : ENODATA);
 	case LTT_BUF_PUT_SUBBUF:
+		if (overwrite && !recording && consumed < packets_made)
+			consumed++;
 		return timer_fd >= 0 ? 0 : fake_fail(EINVAL);
+	case LTT_BUF_SNAPSHOT:
+		return fake_snapshot(arg);
+	case LTT_BUF_SNAPSHOT_READ:
+		return fake_snapshot_read(arg);
 	}
 	return fake_fail(ENOTTY);
 }

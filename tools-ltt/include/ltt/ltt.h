@@ -196,8 +196,42 @@ int ltt_recorder_start(struct ltt_recorder *rec);
  */
 int ltt_recorder_pump(struct ltt_recorder *rec, int timeout_ms,
 		      const void *sigmask);
-/* Flight recorder: SNAPSHOT, write the buffers out, START again. */
+/*
+ * Flight recorder: write the packets of its rings that the recorder's
+ * trace (and sink) do not hold yet into them, while it records
+ * (LTT_BUF_SNAPSHOT_READ; a kernel without it is stopped, drained and
+ * started again).
+ */
 int ltt_recorder_snapshot(struct ltt_recorder *rec);
+
+/* What one snapshot wrote, and what it had to leave out. */
+struct ltt_snapshot_stats {
+	uint64_t packets;
+	uint64_t events;
+	uint64_t bytes;			/* of its packets */
+	uint64_t stale;			/* packets overwritten before or while copied */
+	uint64_t unfinished;		/* packets whose writers did not finish in time */
+	bool restarted;			/* a kernel without live snapshots: stopped, drained, started */
+};
+
+enum ltt_snapshot_flags {
+	/* STOP first: the last snapshot, which nothing overwrites */
+	LTT_SNAPSHOT_FINAL = 1 << 0,
+};
+
+/*
+ * Flight recorder: every packet its rings hold into @dir, a new trace
+ * directory (made as ltt_record_opts.dir is) of its own, metadata and
+ * per-CPU streams, while the session goes on recording.  A packet the
+ * kernel overwrites before or while it is copied is left out (the gap in
+ * the stream's packet_seq_num says so to readers) and counted in @st.
+ * The recorder's own trace and the sink get the packets they lack, as
+ * with ltt_recorder_snapshot().  @dir NULL: those only.  @flags: enum
+ * ltt_snapshot_flags.  On failure what was written stays in @dir.
+ */
+int ltt_recorder_snapshot_to(struct ltt_recorder *rec, const char *dir,
+			     unsigned int flags,
+			     struct ltt_snapshot_stats *st);	/* LTT_1.2 */
 /* STOP (if recording) and write every packet left, to ENODATA. */
 int ltt_recorder_stop(struct ltt_recorder *rec);
 void ltt_recorder_stats(const struct ltt_recorder *rec,

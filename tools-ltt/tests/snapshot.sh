@@ -1,0 +1,218 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The flight recorder's snapshots (lttd --overwrite, ltt record
+# --flight-recorder) on the fake LTT kernel (tests/fake-kernel.c): each
+# snapshot a whole trace in DIR/snapshot-N that babeltrace2 and ltt
+# report agree on, taken while the session records (no STOP or START in
+# the fake kernel's log between them), packets overwritten while copied
+# left out and counted, --max-snapshots and --max-snapshots-size
+# pruning, a kernel without live snapshots, bad arguments.  Run by `make
+# test` on lttd and ltt built with ASan and UBSan.
+#
+#   tests/snapshot.sh LTT LTTD FAKE_KERNEL_SO
+
+set -uo pipefail
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86}:verify_asan_link_order=0
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=86:print_stacktrace=1}
+
+ltt=${1:?usage: $0 LTT LTTD FAKE_KERNEL_SO}
+lttd=${2:?usage: $0 LTT LTTD FAKE_KERNEL_SO}
+fake=${3:?usage: $0 LTT LTTD FAKE_KERNEL_SO}
+here=$(dirname "$0")
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# check NAME EXPECTED ACTUAL
+check() {
+	if [[ $2 == "$3" ]]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "snapshot.sh: FAIL $1: expected \"$2\", got \"$3\"" >&2
+	fi
+}
+
+# The packet numbers of a stream file, "0 1 2 ...", and its events.
+seqs() {
+	python3 - "$1" <<'PY'
+import os, struct, sys
+if not os.path.isfile(sys.argv[1]):
+    print('none', 0)
+    sys.exit()
+d = open(sys.argv[1], 'rb').read()
+seq, ev, off = [], 0, 0
+while off < len(d):
+    size = struct.unpack_from('<Q', d, off + 32)[0] // 8
+    seq.append(struct.unpack_from('<Q', d, off + 40)[0])
+    ev += struct.unpack_from('<I', d, off + 60)[0]
+    off += size
+print(' '.join(map(str, seq)), ev)
+PY
+}
+# "a b c ...": from A to B, every number
+range_of() { seq -s ' ' "$1" "$2"; }
+
+# fake_lttd LOG [VAR=VALUE...] -- LTTD_ARGS: lttd on the fake kernel
+fake_lttd() {
+	local log=$1
+	shift
+	local envs=()
+	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
+	shift
+	env FAKE_LTT_LOG="$log" LD_PRELOAD="$fake" "${envs[@]}" timeout 30 "$lttd" "$@"
+}
+
+# the e2e check of every snapshot: babeltrace2 and ltt report agree
+agree() {
+	local d bad=0
+	for d in "$@"; do
+		"$here/e2e.sh" "$d" "$ltt" >/dev/null 2>"$tmp/e2e.err" || {
+			bad=1; cat "$tmp/e2e.err" >&2; }
+	done
+	echo $bad
+}
+
+# --- two snapshots while it records, and the last at exit -------------
+# 40 packets of 20 events, one every 25 ms; a ring of 64 keeps them all
+d=$tmp/two
+trigger='sleep 0.4; kill -USR1 $(cat '$d'/lttd.pid); sleep 0.4; kill -USR1 $(cat '$d'/lttd.pid); sleep 0.5'
+out=$(fake_lttd "$tmp/two.log" FAKE_LTT_PACKETS=40 FAKE_LTT_PACKET_MS=25 -- \
+	--overwrite -n 64 -o "$d" -- sh -c "$trigger" 2>&1); rc=$?
+check "two snapshots: status" 0 "$rc"
+check "two snapshots: the directories" "snapshot-1 snapshot-2 snapshot-3" "$(ls "$d" | tr '\n' ' ' | sed 's/ $//')"
+check "two snapshots: the pid file is gone" 0 "$(ls -A "$d" | grep -c lttd.pid)"
+check "two snapshots: a line each" 3 "$(grep -cE '^lttd: snapshot [123] \((SIGUSR1|exit)\): '"$d"'/snapshot-[123]: [0-9]+ packets, [0-9]+ events, .*, 0 overwritten while copied$' <<<"$out")"
+check "two snapshots: totals" 1 "$(grep -cE "^lttd: $d: 3 snapshots \(3 kept\), [0-9]+ events in [0-9]+ packets, .*; 0 packets overwritten while copied$" <<<"$out")"
+read -r -a s1 <<<"$(seqs "$d/snapshot-1/channel0_0")"
+read -r -a s2 <<<"$(seqs "$d/snapshot-2/channel0_0")"
+read -r -a s3 <<<"$(seqs "$d/snapshot-3/channel0_0")"
+n1=$((${#s1[@]} - 1)) n2=$((${#s2[@]} - 1))
+check "snapshot 1: packets from the first" "$(range_of 0 $((n1 - 1)))" "${s1[*]:0:n1}"
+check "snapshot 1: every packet's events" $((20 * n1)) "${s1[n1]}"
+check "snapshot 2: packets from the first" "$(range_of 0 $((n2 - 1)))" "${s2[*]:0:n2}"
+check "snapshot 2: newer packets than snapshot 1" 1 "$((n2 > n1))"
+check "snapshot 3 (exit): every packet" "$(range_of 0 39) 800" "${s3[*]}"
+check "snapshot 1: its line" 1 "$(grep -c "snapshot 1 (SIGUSR1): .*: $n1 packets, $((20 * n1)) events" <<<"$out")"
+check "snapshots: babeltrace2 and ltt report agree" 0 "$(agree "$d"/snapshot-*)"
+check "ltt stats reads a snapshot" 1 "$("$ltt" stats "$d/snapshot-2" | grep -c "^Trace .*: $((20 * n2)) events")"
+# the recorder never stopped: one START, then only snapshot reads, one STOP at the end
+check "two snapshots: recording throughout" "START BUF_SNAPSHOT BUF_SNAPSHOT STOP BUF_SNAPSHOT" \
+	"$(grep -v '^SNAPSHOT_READ' "$tmp/two.log" | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
+check "two snapshots: no packet missed" 0 "$(grep -vc ' ok$' <(grep '^SNAPSHOT_READ' "$tmp/two.log"))"
+
+# --- a packet overwritten while it is copied --------------------------
+d=$tmp/stale
+out=$(fake_lttd "$tmp/stale.log" FAKE_LTT_PACKETS=40 FAKE_LTT_PACKET_MS=25 FAKE_LTT_STALE=3 -- \
+	--overwrite -n 64 -o "$d" -- sh -c 'sleep 0.4; kill -USR1 $PPID; sleep 0.3' 2>&1); rc=$?
+check "stale: status" 0 "$rc"
+check "stale: counted in the snapshot's line" 1 "$(grep -cE "^lttd: snapshot 1 \(SIGUSR1\): $d/snapshot-1: [0-9]+ packets, [0-9]+ events, .*, 1 overwritten while copied$" <<<"$out")"
+check "stale: in the totals" 1 "$(grep -c '; 1 packets overwritten while copied$' <<<"$out")"
+read -r -a s1 <<<"$(seqs "$d/snapshot-1/channel0_0")"
+n1=$((${#s1[@]} - 1))
+end=$(sed -n 's/^BUF_SNAPSHOT [0-9]* \([0-9]*\)$/\1/p' "$tmp/stale.log" | head -1)
+check "stale: the rest kept, the stale one left out" "0 1 2 $(range_of 4 $((end - 1)))" "${s1[*]:0:n1}"
+check "stale: ltt report says the packet is lost" 1 "$("$ltt" report "$d/snapshot-1" | grep -c 'LOST 0 events, 1 packets')"
+check "stale: babeltrace2 and ltt report agree" 0 "$(agree "$d"/snapshot-*)"
+
+# --- a packet its writers have not finished yet: waited for ----------
+d=$tmp/busy
+out=$(fake_lttd "$tmp/busy.log" FAKE_LTT_PACKETS=10 FAKE_LTT_PACKET_MS=10 FAKE_LTT_EAGAIN=2 -- \
+	--overwrite -n 16 -o "$d" -- sh -c 'sleep 0.3' 2>&1); rc=$?
+check "unfinished: status" 0 "$rc"
+check "unfinished: retried" 3 "$(grep -c '^SNAPSHOT_READ 2 EAGAIN' "$tmp/busy.log")"
+check "unfinished: then kept" "$(range_of 0 9) 200" "$(seqs "$d/snapshot-1/channel0_0")"
+d=$tmp/never
+out=$(fake_lttd "$tmp/never.log" FAKE_LTT_PACKETS=10 FAKE_LTT_PACKET_MS=10 FAKE_LTT_EAGAIN=2 FAKE_LTT_EAGAIN_TIMES=100000 -- \
+	--overwrite -n 16 -o "$d" -- sh -c 'sleep 0.3' 2>&1); rc=$?
+check "never finished: status" 0 "$rc"
+check "never finished: counted" 1 "$(grep -c 'snapshot 1 (exit): .*, 0 overwritten while copied, 1 left unfinished by their writers$' <<<"$out")"
+check "never finished: left out" "0 1 $(range_of 3 9) 180" "$(seqs "$d/snapshot-1/channel0_0")"
+
+# --- limits -------------------------------------------------------------
+# no packets: each snapshot is its metadata alone, a valid empty trace
+three='for i in 1 2 3; do kill -USR1 $PPID; sleep 0.3; done'
+d=$tmp/max
+out=$(fake_lttd "$tmp/max.log" -- --overwrite -o "$d" --max-snapshots 2 -- sh -c "$three" 2>&1); rc=$?
+check "--max-snapshots: status" 0 "$rc"
+check "--max-snapshots: the newest kept" "snapshot-3 snapshot-4" "$(ls "$d" | tr '\n' ' ' | sed 's/ $//')"
+check "--max-snapshots: said" 2 "$(grep -c "^lttd: removed $d/snapshot-[12] (--max-snapshots)$" <<<"$out")"
+check "--max-snapshots: totals" 1 "$(grep -c "^lttd: $d: 4 snapshots (2 kept)" <<<"$out")"
+check "an empty snapshot: babeltrace2 and ltt report agree" 0 "$(agree "$d"/snapshot-*)"
+meta=$(stat -c %s "$d/snapshot-4/metadata")
+d=$tmp/size
+out=$(fake_lttd "$tmp/size.log" -- --overwrite -o "$d" --max-snapshots-size $((2 * meta + 10)) \
+	-- sh -c "$three" 2>&1); rc=$?
+check "--max-snapshots-size: status" 0 "$rc"
+check "--max-snapshots-size: the newest that fit" "snapshot-3 snapshot-4" "$(ls "$d" | tr '\n' ' ' | sed 's/ $//')"
+check "--max-snapshots-size: said" 2 "$(grep -c "^lttd: removed $d/snapshot-[12] (--max-snapshots-size)$" <<<"$out")"
+d=$tmp/tiny
+fake_lttd "$tmp/tiny.log" -- --overwrite -q -o "$d" --max-snapshots-size 1 -- sh -c "$three" >/dev/null 2>&1
+check "--max-snapshots-size smaller than one: the newest stays" "snapshot-4" "$(ls "$d")"
+d=$tmp/noexit
+fake_lttd "$tmp/noexit.log" -- --overwrite -q -o "$d" --no-snapshot-on-exit -- sh -c 'kill -USR1 $PPID; sleep 0.3' >/dev/null 2>&1
+check "--no-snapshot-on-exit: SIGUSR1's only" "snapshot-1" "$(ls "$d")"
+
+# --- a kernel without live snapshots: stopped, drained, started --------
+d=$tmp/old
+out=$(fake_lttd "$tmp/old.log" FAKE_LTT_PACKETS=30 FAKE_LTT_PACKET_MS=20 FAKE_LTT_NO_LIVE=1 -- \
+	--overwrite -n 64 -o "$d" -- sh -c 'sleep 0.3; kill -USR1 $PPID; sleep 0.5' 2>&1); rc=$?
+check "old kernel: status" 0 "$rc"
+check "old kernel: SNAPSHOT and START again" "START SNAPSHOT START STOP" "$(tr '\n' ' ' <"$tmp/old.log" | sed 's/ $//')"
+check "old kernel: said" 1 "$(grep -c 'snapshot 1 (SIGUSR1): .*(a kernel without live snapshots: the session was stopped and started again)$' <<<"$out")"
+read -r -a s1 <<<"$(seqs "$d/snapshot-1/channel0_0")"
+read -r -a s2 <<<"$(seqs "$d/snapshot-2/channel0_0")"
+n1=$((${#s1[@]} - 1))
+check "old kernel: snapshot 1 from the first packet" "$(range_of 0 $((n1 - 1)))" "${s1[*]:0:n1}"
+check "old kernel: snapshot 2 goes on" "$(range_of "$n1" 29)" "${s2[*]:0:${#s2[@]}-1}"
+check "old kernel: babeltrace2 and ltt report agree" 0 "$(agree "$d"/snapshot-*)"
+
+# --- ltt record --flight-recorder shares the options -------------------
+d=$tmp/record
+FAKE_LTT_PACKETS=5 FAKE_LTT_PACKET_MS=10 LD_PRELOAD=$fake timeout 30 "$ltt" record -q \
+	--flight-recorder -n 8 -o "$d" --max-snapshots 1 -- sh -c 'sleep 0.2' >/dev/null 2>&1
+check "ltt record --flight-recorder: status" 0 "$?"
+check "ltt record --flight-recorder: the exit snapshot" "0 1 2 3 4 100" "$(seqs "$d/snapshot-1/channel0_0")"
+
+# --- bad arguments and directories -------------------------------------
+out=$("$lttd" -o "$tmp/x" --max-snapshots 2 2>&1); rc=$?
+check "--max-snapshots without --overwrite: status" 2 "$rc"
+check "--max-snapshots without --overwrite: message" "lttd: --max-snapshots is for the flight recorder's snapshots: give --overwrite too" "$out"
+out=$("$ltt" record -o "$tmp/x" --no-snapshot-on-exit 2>&1); rc=$?
+check "ltt record --no-snapshot-on-exit alone: status" 2 "$rc"
+check "ltt record --no-snapshot-on-exit alone: message" 1 "$(grep -c 'give --flight-recorder too' <<<"$out")"
+out=$("$lttd" --overwrite -o "$tmp/x" --max-snapshots 0 2>&1); rc=$?
+check "--max-snapshots 0: status" 2 "$rc"
+check "--max-snapshots 0: message" 1 "$(grep -c 'keep at least one' <<<"$out")"
+"$lttd" --overwrite -o "$tmp/x" --max-snapshots many >/dev/null 2>&1
+check "--max-snapshots many: status" 2 "$?"
+"$lttd" --overwrite -o "$tmp/x" --max-snapshots-size lots >/dev/null 2>&1
+check "--max-snapshots-size lots: status" 2 "$?"
+out=$("$lttd" --overwrite --relayd 127.0.0.1:1 --max-snapshots 2 2>&1); rc=$?
+check "--max-snapshots without -o: status" 2 "$rc"
+check "--max-snapshots without -o: message" 1 "$(grep -c 'none is kept: give -o DIR' <<<"$out")"
+check "no trace left by the usage errors" 0 "$(ls -d "$tmp/x" 2>/dev/null | wc -l)"
+mkdir -p "$tmp/used/snapshot-1"
+out=$(fake_lttd "$tmp/used.log" -- --overwrite -o "$tmp/used" -- true 2>&1); rc=$?
+check "a directory with snapshots: status" 1 "$rc"
+check "a directory with snapshots: message" "lttd: $tmp/used holds a trace or snapshots already (snapshot-1): remove them or choose another directory" "$out"
+check "a directory with snapshots: not recorded" 0 "$(grep -c START "$tmp/used.log" 2>/dev/null || echo 0)"
+touch "$tmp/file"
+out=$(fake_lttd "$tmp/file.log" -- --overwrite -o "$tmp/file/d" -- true 2>&1); rc=$?
+check "a directory that cannot be made: status" 1 "$rc"
+check "a directory that cannot be made: message" "lttd: mkdir $tmp/file/d: Not a directory" "$out"
+# a snapshot that cannot be written (a file where its directory goes):
+# said, the recorder records on, the exit snapshot is taken, status 1
+d=$tmp/blocked
+out=$(fake_lttd "$tmp/blocked.log" FAKE_LTT_PACKETS=5 FAKE_LTT_PACKET_MS=10 -- --overwrite -n 8 -o "$d" \
+	-- sh -c 'touch '"$d"'/.snapshot-1.partial; kill -USR1 $PPID; sleep 0.3' 2>&1); rc=$?
+check "unwritable: status" 1 "$rc"
+check "unwritable: said" "lttd: snapshot 1 (SIGUSR1): $d/.snapshot-1.partial: Not a directory" "$(grep 'snapshot 1' <<<"$out")"
+check "unwritable: the exit snapshot still taken" "0 1 2 3 4 100" "$(seqs "$d/snapshot-2/channel0_0")"
+check "unwritable: no snapshot-1" 0 "$(ls -d "$d/snapshot-1" 2>/dev/null | wc -l)"
+check "unwritable: the totals count it" 1 "$(grep -c "^lttd: $d: 2 snapshots (1 kept)" <<<"$out")"
+
+echo "snapshot.sh: $pass passed, $fail failed"
+[[ $fail == 0 ]]
