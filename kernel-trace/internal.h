@@ -213,6 +213,7 @@ extern const struct ltt_probe_group ltt_net_probes;
  */
 bool ltt_fs_enter(long nr, const unsigned long *a);
 bool ltt_fs_exit(long nr, const unsigned long *a, long ret);
+void ltt_fs_exit_compat(long nr, const unsigned long *a, long ret);
 bool ltt_ipc_exit(long nr, const unsigned long *a, long ret);
 #ifdef CONFIG_NET
 bool ltt_socket_exit(long nr, const unsigned long *a, long ret);

@@ -5,12 +5,13 @@
  * every ABI is seen and the names are the paths the kernel resolved, not
  * strings that user space may rewrite under us.  Reads, writes, seeks,
  * ioctls, select() and poll() are derived from the native system calls:
- * the fd and byte counts are what the calls return; select() and poll()
- * are recorded at entry, with the timeout asked for (the kernel rewrites
- * it with the time left).
+ * the fd and byte counts are what the calls return (of ia32 and x32
+ * processes too); select() and poll() are recorded at entry, with the
+ * timeout asked for (the kernel rewrites it with the time left).
  *
  * Buffer waits have no tracepoint and are direct hooks (<linux/ltt.h>).
  */
+#include <linux/compat.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
@@ -485,3 +486,69 @@ bool ltt_fs_exit(long nr, const unsigned long *a, long ret)
 	}
 	return true;
 }
+
+#if defined(CONFIG_COMPAT) && defined(__NR_ia32_write)
+/* An ia32 call's number in the native table, for the calls decoded here. */
+static long ltt_fs_ia32_nr(long nr)
+{
+	switch (nr) {
+	case __NR_ia32_read:		return __NR_read;
+	case __NR_ia32_write:		return __NR_write;
+	case __NR_ia32_close:		return __NR_close;
+	case __NR_ia32_lseek:		return __NR_lseek;
+	case __NR_ia32_ioctl:		return __NR_ioctl;
+	case __NR_ia32_readv:		return __NR_readv;
+	case __NR_ia32_writev:		return __NR_writev;
+	case __NR_ia32_pread64:		return __NR_pread64;
+	case __NR_ia32_pwrite64:	return __NR_pwrite64;
+	case __NR_ia32_preadv:		return __NR_preadv;
+	case __NR_ia32_pwritev:		return __NR_pwritev;
+	case __NR_ia32_preadv2:		return __NR_preadv2;
+	case __NR_ia32_pwritev2:	return __NR_pwritev2;
+	default:			return -1;
+	}
+}
+
+/* An x32 call's number (its bit cleared) in the native table. */
+static long ltt_fs_x32_nr(long nr)
+{
+	switch (nr) {
+	case __NR_x32_readv:		return __NR_readv;
+	case __NR_x32_writev:		return __NR_writev;
+	case __NR_x32_preadv:		return __NR_preadv;
+	case __NR_x32_pwritev:		return __NR_pwritev;
+	case __NR_x32_preadv2:		return __NR_preadv2;
+	case __NR_x32_pwritev2:		return __NR_pwritev2;
+	default:			return nr;
+	}
+}
+
+/**
+ * ltt_fs_exit_compat - the fs events of a compat system call at its exit
+ * @nr: the system call, in its ABI's table
+ * @a: its arguments
+ * @ret: its return value
+ *
+ * The reads, writes, seeks, ioctls and closes of ia32 and x32 processes,
+ * decoded as the native calls they match: their fd is the first
+ * argument, and ia32's _llseek stores its offset as the native 32-bit
+ * architectures' does.
+ */
+void ltt_fs_exit_compat(long nr, const unsigned long *a, long ret)
+{
+	if (in_x32_syscall()) {
+		nr = ltt_fs_x32_nr(nr & ~__X32_SYSCALL_BIT);
+	} else if (nr == __NR_ia32__llseek) {
+		ltt_fs_llseek(a[0], ret, compat_ptr(a[3]));
+		return;
+	} else {
+		nr = ltt_fs_ia32_nr(nr);
+	}
+	if (nr >= 0)
+		ltt_fs_exit(nr, a, ret);
+}
+#else
+void ltt_fs_exit_compat(long nr, const unsigned long *a, long ret)
+{
+}
+#endif

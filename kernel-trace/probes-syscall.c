@@ -2,7 +2,8 @@
 /*
  * LTT probes on system call entry and exit (the raw_syscalls tracepoints).
  * They also derive the file-system, socket and IPC events from the native
- * system calls that make them: one probe per tracepoint, the arguments
+ * system calls that make them (and the file-system ones of x86's ia32 and
+ * x32 calls): one probe per tracepoint, the arguments
  * read once, and not at all for the calls that derive nothing - which
  * the probes learn as the calls are made, so that the decoders stay the
  * one list of the calls they know.
@@ -68,6 +69,15 @@ static void ltt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 		set_bit(id, ltt_enter_underived);
 }
 
+/* The exit of a compat call: its fs events, as far as they are known. */
+static noinline void ltt_sys_exit_compat(struct pt_regs *regs, long ret)
+{
+	unsigned long a[6];
+
+	syscall_get_arguments(current, regs, a);
+	ltt_fs_exit_compat(syscall_get_nr(current, regs), a, ret);
+}
+
 static void ltt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	struct ltt_rec_syscall_exit rec = { .ret = ret };
@@ -76,6 +86,10 @@ static void ltt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	bool derived;
 
 	ltt_log_syscall_exit(&rec);
+	if (unlikely(in_compat_syscall())) {
+		ltt_sys_exit_compat(regs, ret);
+		return;
+	}
 	nr = syscall_get_nr(current, regs);
 	if (!ltt_may_derive(nr, ltt_exit_underived))
 		return;

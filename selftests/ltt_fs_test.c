@@ -895,29 +895,35 @@ TEST_F(fs, shared_writable_mmap_of_a_file_is_recorded)
 }
 
 #ifdef __x86_64__
-/* An ia32 call of two arguments (numbers of syscall_32.tbl). */
-static long ia32_call2(long nr, long a, long b)
+/* An ia32 call of up to three arguments (numbers of syscall_32.tbl). */
+static long ia32_call3(long nr, long a, long b, long c)
 {
 	long ret = nr;
 
-	asm volatile("int $0x80" : "+a" (ret) : "b" (a), "c" (b)
+	asm volatile("int $0x80" : "+a" (ret) : "b" (a), "c" (b), "d" (c)
 		     : "memory", "r8", "r9", "r10", "r11");
 	return ret;
 }
 
+#define ia32_call2(nr, a, b)	ia32_call3(nr, a, b, 0)
+
+#define IA32_NR_write	4
+#define IA32_NR_close	6
 #define IA32_NR_rename	38
 #define IA32_NR_dup2	63
 
 /*
  * The VFS hooks see every ABI: rename and dup2 of an ia32 process give
- * the same events as native calls.
+ * the same events as native calls; and its write and close are decoded
+ * as the native ones are.
  */
-TEST_F(fs, ia32_rename_and_dup2_are_recorded_like_native_ones)
+TEST_F(fs, ia32_rename_dup2_write_and_close_are_recorded_like_native_ones)
 {
 	const struct ltt_registry *reg = &self->s.reg;
 	const struct ltt_event *ev[4], *n;
 	struct ltt_trace t = { 0 };
 	char *low;
+	int p[2];
 
 	if (!ltt_have_ia32())
 		SKIP(return, "no ia32 emulation");
@@ -929,11 +935,16 @@ TEST_F(fs, ia32_rename_and_dup2_are_recorded_like_native_ones)
 	fresh_dir(_metadata);
 	ASSERT_EQ(0, close(open("a", O_WRONLY | O_CREAT | O_CLOEXEC, 0600)));
 	FILTER_SELF();
-	FILTER_EVENTS("fs_rename", "fs_newname", "fs_dup");
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	FILTER_EVENTS("fs_rename", "fs_newname", "fs_dup", "fs_write",
+		      "fs_close");
 	START();
 	EXPECT_EQ(0, ia32_call2(IA32_NR_rename, (long)low, (long)(low + 100)));
 	EXPECT_EQ(45, ia32_call2(IA32_NR_dup2, 2, 45));
+	EXPECT_EQ(3, ia32_call3(IA32_NR_write, p[1], (long)low, 3));
+	EXPECT_EQ(0, ia32_call2(IA32_NR_close, p[1], 0));
 	STOP_AND_READ(&t);
+	close(p[0]);
 	close(45);
 	munmap(low, 4096);
 	drop_dir();
@@ -946,6 +957,12 @@ TEST_F(fs, ia32_rename_and_dup2_are_recorded_like_native_ones)
 	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_dup", ev, 4));
 	EXPECT_EQ(2, FIELD(ev[0], "oldfd"));
 	EXPECT_EQ(45, FIELD(ev[0], "newfd"));
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_write", ev, 4))
+		TH_LOG("an ia32 write(), decoded");
+	EXPECT_EQ(p[1], FIELD(ev[0], "fd"));
+	EXPECT_EQ(3, FIELD(ev[0], "bytes"));
+	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_close", ev, 4));
+	EXPECT_EQ(p[1], FIELD(ev[0], "fd"));
 	ltt_trace_free(&t);
 }
 #endif
