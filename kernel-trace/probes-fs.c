@@ -536,14 +536,13 @@ static long ltt_fs_x32_nr(long nr)
  */
 void ltt_fs_exit_compat(long nr, const unsigned long *a, long ret)
 {
-	if (in_x32_syscall()) {
-		nr = ltt_fs_x32_nr(nr & ~__X32_SYSCALL_BIT);
-	} else if (nr == __NR_ia32__llseek) {
+	bool x32 = in_x32_syscall();
+
+	if (!x32 && nr == __NR_ia32__llseek) {
 		ltt_fs_llseek(a[0], ret, compat_ptr(a[3]));
 		return;
-	} else {
-		nr = ltt_fs_ia32_nr(nr);
 	}
+	nr = x32 ? ltt_fs_x32_nr(nr & ~__X32_SYSCALL_BIT) : ltt_fs_ia32_nr(nr);
 	if (nr >= 0)
 		ltt_fs_exit(nr, a, ret);
 }

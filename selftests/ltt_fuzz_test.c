@@ -1680,7 +1680,8 @@ static void fz_poll(struct fz *z, struct fz_fd *f)
 		return;
 	if (p.revents & POLLIN) {
 		if (!fz_get(z, f, 0))
-			fz_bad(z, "poll said POLLIN, GET_SUBBUF found no packet");
+			fz_bad(z, "poll said POLLIN, GET_SUBBUF found no packet: %s",
+			       strerror(errno));
 	} else if (p.revents & POLLHUP) {
 		fz_get(z, f, ENODATA);
 	}
