@@ -23,7 +23,8 @@
  *
  *   LTT_FUZZ_SEED	the seed (default FZ_SEED; printed)
  *   LTT_FUZZ_COUNT	random calls per test (default FZ_COUNT)
- *   LTT_FUZZ_LOG=1	print every call, to replay a failure
+ *   LTT_FUZZ_LOG=1	print every call, to replay a failure (=N: from
+ *			iteration N on, of every test)
  *
  * or ltt.fuzz_seed= and ltt.fuzz_count= on the kernel command line.  A
  * failure names the seed, the iteration and the call: the same seed and
@@ -139,6 +140,7 @@ struct fz_call {
 struct fz {
 	__u64 seed, rng;
 	unsigned long iter, count;
+	unsigned long log_from;		/* LTT_FUZZ_LOG's first iteration */
 	bool log, root, user_sessions, own_anchor;
 	long page;
 	unsigned int nr_cpu_ids, n_kernel_events;
@@ -146,7 +148,7 @@ struct fz {
 	void *unmapped;
 	int devnull, anchor;
 
-	struct fz_fd fds[FZ_FDS_MAX];
+	struct fz_fd fds[FZ_FDS_MAX + 1];
 	unsigned int n_fds, next_obj;
 	struct fz_map maps[FZ_MAPS_MAX];
 	unsigned int n_maps;
@@ -264,7 +266,7 @@ static bool fz_judge(struct fz *z, long ret, const int *errs, int want,
 {
 	int err = errno;
 
-	if (z->log) {
+	if (z->log && z->iter >= z->log_from) {
 		char what[512];
 
 		fz_describe(z, what, sizeof(what));
@@ -614,9 +616,13 @@ static void fz_track(struct fz *z, const struct fz_fd *f)
 {
 	unsigned int oldest;
 
-	if (z->n_fds == FZ_FDS_MAX)
-		fz_close(z, 0);
+	/*
+	 * The new fd counts before the oldest is closed to make room: a dup
+	 * of the oldest keeps its file, and the packet it holds, alive.
+	 */
 	z->fds[z->n_fds++] = *f;
+	if (z->n_fds > FZ_FDS_MAX)
+		fz_close(z, 0);
 	if (f->kind != FZ_EVENT &&
 	    fz_sessions_alive(z, &oldest) > FZ_SESSIONS_MAX)
 		fz_retire(z, oldest);
@@ -1801,7 +1807,11 @@ static int fz_run(struct fz *z, __u64 seed, unsigned long count,
 	z->seed = seed;
 	z->rng = seed ? seed : 1;
 	z->count = count;
-	z->log = ltt_tunable("LTT_FUZZ_LOG", "fuzz_log", 0);
+	z->log_from = ltt_tunable("LTT_FUZZ_LOG", "fuzz_log", 0);
+	z->log = z->log_from;
+	/* LTT_FUZZ_LOG=N, N > 1: only the calls from iteration N on. */
+	if (z->log_from == 1)
+		z->log_from = 0;
 	z->root = !geteuid();
 	z->user_sessions = !ltt_get_user_sessions(val, sizeof(val)) &&
 			   !strcmp(val, "1");
