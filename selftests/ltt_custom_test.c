@@ -15,7 +15,7 @@
 #include "ltt_workload.h"
 
 /* The ABI's sizes are those of the structs. */
-static_assert(sizeof(struct ltt_event_create) == LTT_EVENT_CREATE_SIZE_VER0,
+static_assert(sizeof(struct ltt_event_create) == LTT_EVENT_CREATE_SIZE_VER1,
 	      "struct ltt_event_create");
 static_assert(sizeof(struct ltt_event_log) == LTT_EVENT_LOG_SIZE_VER0,
 	      "struct ltt_event_log");
