@@ -18,6 +18,9 @@
 static_assert(sizeof(struct ltt_event_create) == LTT_EVENT_CREATE_SIZE_VER1,
 	      "struct ltt_event_create");
 
+/* The flag word, as the kernel last wrote it. */
+#define FLAG(w)		__atomic_load_n((w), __ATOMIC_RELAXED)
+
 /* Where the exec test's words live, in the test and in the new image. */
 #define EXEC_PAGE	((void *)0x5a5a0000UL)
 
@@ -39,7 +42,7 @@ FIXTURE_TEARDOWN(enable)
 }
 
 /* An event "name" of one string field, its flag at @word, bit @bit. */
-static int create_flagged(const char *name, volatile __u32 *word,
+static int create_flagged(const char *name, __u32 *word,
 			  unsigned int bit)
 {
 	struct ltt_event_create c = {
@@ -85,12 +88,12 @@ static int mask_only(int session_fd, const int *ids)
 }
 
 /* Wait up to 2 s for (*word & bit) to be @on, as a worker writes it. */
-static bool wait_flag(volatile __u32 *word, __u32 bit, bool on)
+static bool wait_flag(__u32 *word, __u32 bit, bool on)
 {
 	int i;
 
 	for (i = 0; i < 200; i++) {
-		if (!!(*word & bit) == on)
+		if (!!(FLAG(word) & bit) == on)
 			return true;
 		usleep(10000);
 	}
@@ -100,27 +103,27 @@ static bool wait_flag(volatile __u32 *word, __u32 bit, bool on)
 /* START and stop set and clear the bit, and only that bit. */
 TEST_F(enable, flag_follows_start_and_stop)
 {
-	volatile __u32 word = 0xa0000005;
+	__u32 word = 0xa0000005;
 	int fd = create_flagged("ltt_enable_ss", &word, 3);
 
 	ASSERT_LE(0, fd) TH_LOG("EVENT_CREATE with a flag: %s",
 				strerror(errno));
-	EXPECT_EQ(0xa0000005, word) TH_LOG("nobody records: bit 3 clear");
+	EXPECT_EQ(0xa0000005, FLAG(&word)) TH_LOG("nobody records: bit 3 clear");
 	START();
-	EXPECT_EQ(0xa000000d, word) TH_LOG("START sets bit 3 alone");
+	EXPECT_EQ(0xa000000d, FLAG(&word)) TH_LOG("START sets bit 3 alone");
 	ASSERT_EQ(0, ltt_stop(self->s.fd));
-	EXPECT_EQ(0xa0000005, word) TH_LOG("STOP clears bit 3 alone");
+	EXPECT_EQ(0xa0000005, FLAG(&word)) TH_LOG("STOP clears bit 3 alone");
 	START();
-	EXPECT_EQ(0xa000000d, word);
+	EXPECT_EQ(0xa000000d, FLAG(&word));
 	ltt_session_close(&self->s);
-	EXPECT_EQ(0xa0000005, word) TH_LOG("closing the session clears it");
+	EXPECT_EQ(0xa0000005, FLAG(&word)) TH_LOG("closing the session clears it");
 	close(fd);
 }
 
 /* A session that masks the event off does not set it. */
 TEST_F(enable, flag_follows_the_event_mask)
 {
-	volatile __u32 word = 0;
+	__u32 word = 0;
 	int fd = create_flagged("ltt_enable_mask", &word, 0);
 	int ids[2] = { -1, -1 };
 
@@ -128,13 +131,13 @@ TEST_F(enable, flag_follows_the_event_mask)
 	ids[0] = id_of(&self->s, "ltt_enable_mask");
 	ASSERT_LE(0, ids[0]);
 	START();
-	EXPECT_EQ(1U, word);
+	EXPECT_EQ(1U, FLAG(&word));
 	ids[0] = ltt_event_id(&self->s.reg, "syscall_entry");
 	ASSERT_EQ(0, mask_only(self->s.fd, ids));
-	EXPECT_EQ(0U, word) TH_LOG("masked off: clear");
+	EXPECT_EQ(0U, FLAG(&word)) TH_LOG("masked off: clear");
 	ids[0] = id_of(&self->s, "ltt_enable_mask");
 	ASSERT_EQ(0, mask_only(self->s.fd, ids));
-	EXPECT_EQ(1U, word) TH_LOG("masked on again: set");
+	EXPECT_EQ(1U, FLAG(&word)) TH_LOG("masked on again: set");
 	close(fd);
 }
 
@@ -147,7 +150,7 @@ static void *idle_thread(void *arg)
 /* A pid filter sets it for the process, or one of its threads, only. */
 TEST_F(enable, flag_follows_the_pid_filter)
 {
-	volatile __u32 word = 0;
+	__u32 word = 0;
 	int fd = create_flagged("ltt_enable_pids", &word, 7);
 	pid_t one = 1, tid;
 	pthread_t th;
@@ -155,13 +158,13 @@ TEST_F(enable, flag_follows_the_pid_filter)
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
 	FILTER_PIDS(&one, 1);
 	START();
-	EXPECT_EQ(0U, word) TH_LOG("another process recorded: clear");
+	EXPECT_EQ(0U, FLAG(&word)) TH_LOG("another process recorded: clear");
 	FILTER_SELF();
-	EXPECT_EQ(0x80U, word) TH_LOG("this process recorded: set");
+	EXPECT_EQ(0x80U, FLAG(&word)) TH_LOG("this process recorded: set");
 	ASSERT_EQ(0, pthread_create(&th, NULL, idle_thread, NULL));
 	tid = gettid();
 	FILTER_PIDS(&one, 1);
-	EXPECT_EQ(0U, word);
+	EXPECT_EQ(0U, FLAG(&word));
 	/* The main thread's tid is the pid; ask for a thread of ours. */
 	{
 		char path[64];
@@ -178,10 +181,10 @@ TEST_F(enable, flag_follows_the_pid_filter)
 		closedir(d);
 		ASSERT_LT(0, other);
 		FILTER_PIDS(&other, 1);
-		EXPECT_EQ(0x80U, word) TH_LOG("a thread of ours: set");
+		EXPECT_EQ(0x80U, FLAG(&word)) TH_LOG("a thread of ours: set");
 	}
 	ASSERT_EQ(0, ltt_set_pids(self->s.fd, NULL, 0));
-	EXPECT_EQ(0x80U, word) TH_LOG("no filter: set");
+	EXPECT_EQ(0x80U, FLAG(&word)) TH_LOG("no filter: set");
 	pthread_cancel(th);
 	pthread_join(th, NULL);
 	close(fd);
@@ -190,7 +193,7 @@ TEST_F(enable, flag_follows_the_pid_filter)
 /* Set while any of two sessions would take it. */
 TEST_F(enable, flag_stays_while_another_session_records)
 {
-	volatile __u32 word = 0;
+	__u32 word = 0;
 	int fd = create_flagged("ltt_enable_two", &word, 31);
 	struct ltt_session s2;
 
@@ -198,11 +201,11 @@ TEST_F(enable, flag_stays_while_another_session_records)
 	ASSERT_EQ(0, ltt_session_open(&s2, NULL)) TH_LOG("%s", ltt_err);
 	START();
 	ASSERT_EQ(0, ltt_start(s2.fd));
-	EXPECT_EQ(0x80000000U, word);
+	EXPECT_EQ(0x80000000U, FLAG(&word));
 	ASSERT_EQ(0, ltt_stop(self->s.fd));
-	EXPECT_EQ(0x80000000U, word) TH_LOG("the second still records");
+	EXPECT_EQ(0x80000000U, FLAG(&word)) TH_LOG("the second still records");
 	ltt_session_close(&s2);
-	EXPECT_EQ(0U, word) TH_LOG("neither records");
+	EXPECT_EQ(0U, FLAG(&word)) TH_LOG("neither records");
 	close(fd);
 }
 
@@ -212,7 +215,7 @@ TEST_F(enable, flag_stays_while_another_session_records)
  */
 TEST_F(enable, fork_child_flag_is_kept)
 {
-	volatile __u32 word = 0;
+	__u32 word = 0;
 	int fd = create_flagged("ltt_enable_fork", &word, 2);
 	int go[2], status;
 	char c = 0;
@@ -221,7 +224,7 @@ TEST_F(enable, fork_child_flag_is_kept)
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
 	FILTER_SELF();
 	START();
-	ASSERT_EQ(4U, word);
+	ASSERT_EQ(4U, FLAG(&word));
 	ASSERT_EQ(0, pipe(go));
 	child = fork();
 	ASSERT_LE(0, child);
@@ -240,7 +243,7 @@ TEST_F(enable, fork_child_flag_is_kept)
 	close(go[0]);
 	usleep(100000);
 	FILTER_PIDS(&child, 1);
-	EXPECT_EQ(0U, word) TH_LOG("the parent is filtered out now");
+	EXPECT_EQ(0U, FLAG(&word)) TH_LOG("the parent is filtered out now");
 	ASSERT_EQ(1, write(go[1], &c, 1));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status))
@@ -256,7 +259,7 @@ TEST_F(enable, fork_child_flag_is_kept)
  */
 static int exec_child(void)
 {
-	volatile __u32 *w = mmap(EXEC_PAGE, 4096, PROT_READ | PROT_WRITE,
+	__u32 *w = mmap(EXEC_PAGE, 4096, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS |
 				 MAP_FIXED_NOREPLACE, -1, 0);
 	char c;
@@ -267,12 +270,12 @@ static int exec_child(void)
 		return 2;
 	while (read(0, &c, 1) == 1)
 		;
-	return *w ? 1 : 0;
+	return FLAG(w) ? 1 : 0;
 }
 
 TEST_F(enable, exec_leaves_the_new_image_alone)
 {
-	volatile __u32 *word = mmap(EXEC_PAGE, 4096, PROT_READ | PROT_WRITE,
+	__u32 *word = mmap(EXEC_PAGE, 4096, PROT_READ | PROT_WRITE,
 				    MAP_PRIVATE | MAP_ANONYMOUS |
 				    MAP_FIXED_NOREPLACE, -1, 0);
 	int to[2], from[2], fd, status, i;
@@ -298,7 +301,7 @@ TEST_F(enable, exec_leaves_the_new_image_alone)
 	ASSERT_EQ(1, read(from[0], &c, 1)) TH_LOG("the new image is up");
 	for (i = 0; i < 3; i++) {
 		START();
-		EXPECT_EQ(1U, *word);
+		EXPECT_EQ(1U, FLAG(word));
 		ASSERT_EQ(0, ltt_stop(self->s.fd));
 	}
 	START();
@@ -351,8 +354,8 @@ TEST_F(enable, bad_words_are_refused)
 		errno = 0;
 		EXPECT_EQ(-1, ltt(LTT_CMD_EVENT_CREATE, &c, sizeof(c)))
 			TH_LOG("%s word accepted", bad[i].what);
-		EXPECT_EQ(bad[i].err, errno) TH_LOG("%s: %s", bad[i].what,
-						     strerror(errno));
+		EXPECT_EQ(bad[i].err, errno)
+			TH_LOG("%s: %s", bad[i].what, strerror(errno));
 	}
 	EXPECT_EQ(0U, *ro) TH_LOG("the read-only page was written");
 	/* Read-only after the fact: left alone, no error anywhere. */
@@ -374,7 +377,7 @@ TEST_F(enable, bad_words_are_refused)
 /* The page goes away under the registration; then comes back. */
 TEST_F(enable, unmapped_word_is_skipped_then_found_again)
 {
-	volatile __u32 *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+	__u32 *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	int fd;
 
@@ -392,7 +395,7 @@ TEST_F(enable, unmapped_word_is_skipped_then_found_again)
 	EXPECT_TRUE(wait_flag(w, 32, true))
 		TH_LOG("the new page's word, faulted in by the worker");
 	ASSERT_EQ(0, ltt_stop(self->s.fd));
-	EXPECT_EQ(0U, *w);
+	EXPECT_EQ(0U, FLAG(w));
 	close(fd);
 	munmap((void *)w, 4096);
 }
@@ -401,7 +404,7 @@ TEST_F(enable, unmapped_word_is_skipped_then_found_again)
 TEST_F(enable, many_flags_share_words)
 {
 	enum { N = 256 };
-	static volatile __u32 words[N / 32];
+	static __u32 words[N / 32];
 	int fds[N], i;
 	char name[32];
 
@@ -412,10 +415,10 @@ TEST_F(enable, many_flags_share_words)
 	}
 	START();
 	for (i = 0; i < N / 32; i++)
-		EXPECT_EQ(~0U, words[i]) TH_LOG("word %d", i);
+		EXPECT_EQ(~0U, FLAG(&words[i])) TH_LOG("word %d", i);
 	ASSERT_EQ(0, ltt_stop(self->s.fd));
 	for (i = 0; i < N / 32; i++)
-		EXPECT_EQ(0U, words[i]) TH_LOG("word %d", i);
+		EXPECT_EQ(0U, FLAG(&words[i])) TH_LOG("word %d", i);
 	for (i = 0; i < N; i++)
 		close(fds[i]);
 }
@@ -427,7 +430,7 @@ TEST_F(enable, many_flags_share_words)
  */
 TEST_F(enable, flag_off_costs_no_system_call)
 {
-	volatile __u32 word = 0;
+	__u32 word = 0;
 	int fd = create_flagged("ltt_enable_cost", &word, 1);
 	int ids[3] = { -1, -1, -1 }, i, logged = 0, custom, marks = 0;
 	const struct ltt_registry *reg = &self->s.reg;
@@ -444,18 +447,18 @@ TEST_F(enable, flag_off_costs_no_system_call)
 	ASSERT_EQ(0, mask_only(self->s.fd, ids));
 	FILTER_SELF();
 	START();
-	EXPECT_EQ(0U, word);
+	EXPECT_EQ(0U, FLAG(&word));
 	syscall(SYS_getppid);
 	for (i = 0; i < 1000; i++)
-		if (word & 2)
+		if (FLAG(&word) & 2)
 			logged += !log_text(fd, "never");
 	syscall(SYS_getppid);
 	ids[1] = custom;
 	ASSERT_EQ(0, mask_only(self->s.fd, ids));
-	EXPECT_EQ(2U, word);
+	EXPECT_EQ(2U, FLAG(&word));
 	for (i = 0; i < 100; i++) {
 		snprintf(text, sizeof(text), "%d", i);
-		if (word & 2)
+		if (FLAG(&word) & 2)
 			logged += !log_text(fd, text);
 	}
 	STOP_AND_READ(&t);
