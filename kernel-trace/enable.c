@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
+#include <linux/userfaultfd_k.h>
 #include <linux/workqueue.h>
 #include <trace/events/sched.h>
 
@@ -111,24 +112,49 @@ static int ltt_enable_fault_in(struct ltt_enable *e)
 }
 
 /*
- * Set or clear @e's bit, when its page is present and writable: -EFAULT
- * when not (the caller faults it in, elsewhere), -ESRCH when the memory
- * is gone.  The word is changed atomically: the process's other bits,
- * and other registrations' bits, may share it.
+ * Fault in @e's word here and now when that cannot wait for long: in
+ * anonymous memory (a copy on write after a fork, a page not touched
+ * yet, one swapped out) that no userfaultfd watches.  Files (FUSE) and
+ * userfaultfd are left to a worker.  mmap_lock held.
+ */
+static bool ltt_enable_quick_fault(struct ltt_enable *e)
+{
+	struct vm_area_struct *vma = vma_lookup(e->mm, e->addr);
+
+	return vma && vma_is_anonymous(vma) && !userfaultfd_armed(vma) &&
+	       !fixup_user_fault(e->mm, e->addr,
+				 FAULT_FLAG_WRITE | FAULT_FLAG_REMOTE, NULL);
+}
+
+/* Pin @e's page for writing, faulting it in if quick; mmap_lock held. */
+static bool ltt_enable_pin(struct ltt_enable *e, struct page **page)
+{
+	unsigned int flags = FOLL_WRITE | FOLL_NOFAULT;
+
+	if (pin_user_pages_remote(e->mm, e->addr, 1, flags, page, NULL) == 1)
+		return true;
+	return ltt_enable_quick_fault(e) &&
+	       pin_user_pages_remote(e->mm, e->addr, 1, flags, page, NULL) == 1;
+}
+
+/*
+ * Set or clear @e's bit: -EFAULT when its page could not be had quickly
+ * (the caller faults it in, elsewhere), -ESRCH when the memory is gone.
+ * The word is changed atomically: the process's other bits, and other
+ * registrations' bits, may share it.
  */
 static int ltt_enable_poke(struct ltt_enable *e, bool on)
 {
 	struct page *page;
 	u32 *word, old, new;
-	long n;
+	bool pinned;
 
 	if (!mmget_not_zero(e->mm))
 		return -ESRCH;
 	mmap_read_lock(e->mm);
-	n = pin_user_pages_remote(e->mm, e->addr, 1,
-				  FOLL_WRITE | FOLL_NOFAULT, &page, NULL);
+	pinned = ltt_enable_pin(e, &page);
 	mmap_read_unlock(e->mm);
-	if (n == 1) {
+	if (pinned) {
 		word = kmap_local_page(page) + offset_in_page(e->addr);
 		old = READ_ONCE(*word);
 		do {
@@ -140,7 +166,7 @@ static int ltt_enable_poke(struct ltt_enable *e, bool on)
 		e->written = true;
 	}
 	mmput(e->mm);
-	return n == 1 ? 0 : -EFAULT;
+	return pinned ? 0 : -EFAULT;
 }
 
 /* Would a recording session take @e's event from its process now? */

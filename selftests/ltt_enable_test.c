@@ -10,6 +10,8 @@
 #include <assert.h>
 #include <dirent.h>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include "kselftest_harness.h"
@@ -390,14 +392,131 @@ TEST_F(enable, unmapped_word_is_skipped_then_found_again)
 	ASSERT_EQ((void *)w, mmap((void *)w, 4096, PROT_READ | PROT_WRITE,
 				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
 				  -1, 0));
-	/* Swapped out or new, a word not present is faulted in later. */
+	/* Anonymous memory not present yet is faulted in at once. */
 	START();
-	EXPECT_TRUE(wait_flag(w, 32, true))
-		TH_LOG("the new page's word, faulted in by the worker");
+	EXPECT_EQ(32U, FLAG(w)) TH_LOG("the new page's word, by START");
 	ASSERT_EQ(0, ltt_stop(self->s.fd));
 	EXPECT_EQ(0U, FLAG(w));
 	close(fd);
 	munmap((void *)w, 4096);
+}
+
+/*
+ * A word in a shared file mapping whose page table entry is gone is
+ * faulted in by a worker, not by START, which goes on.
+ */
+TEST_F(enable, file_word_not_present_is_written_by_a_worker)
+{
+	int mfd = memfd_create("ltt_enable", MFD_CLOEXEC), fd;
+	__u32 *w;
+
+	ASSERT_LE(0, mfd);
+	ASSERT_EQ(0, ftruncate(mfd, 4096));
+	w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	ASSERT_NE(MAP_FAILED, (void *)w);
+	fd = create_flagged("ltt_enable_file", w, 9);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, madvise(w, 4096, MADV_DONTNEED));
+	START();
+	EXPECT_TRUE(wait_flag(w, 1U << 9, true))
+		TH_LOG("the worker did not write the word");
+	ASSERT_EQ(0, madvise(w, 4096, MADV_DONTNEED));
+	ASSERT_EQ(0, ltt_stop(self->s.fd));
+	EXPECT_TRUE(wait_flag(w, 1U << 9, false));
+	close(fd);
+	munmap(w, 4096);
+	close(mfd);
+}
+
+/* A caller of the first version of the struct has no flag, as before. */
+TEST_F(enable, old_callers_create_without_a_flag)
+{
+	struct ltt_event_create c = {
+		.name = "ltt_enable_old",
+		.n_fields = 1,
+		.fields = { { .name = "text", .type = LTT_FIELD_STRING } },
+	};
+	int fd = ltt(LTT_CMD_EVENT_CREATE, &c, LTT_EVENT_CREATE_SIZE_VER0);
+
+	ASSERT_LE(0, fd) TH_LOG("VER0: %s", strerror(errno));
+	START();
+	EXPECT_EQ(0, log_text(fd, "old"));
+	close(fd);
+	c.flags = LTT_EVENT_CREATE_ENABLE_FLAG;
+	errno = 0;
+	EXPECT_EQ(-1, ltt(LTT_CMD_EVENT_CREATE, &c,
+			  LTT_EVENT_CREATE_SIZE_VER0));
+	EXPECT_EQ(EFAULT, errno) TH_LOG("VER0 with the flag: address 0");
+}
+
+#define USER_SESSIONS	"/proc/sys/kernel/ltt_user_sessions"
+#define NOBODY		65534
+
+static int write_sysctl(const char *value)
+{
+	int fd = open(USER_SESSIONS, O_WRONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, value, strlen(value)) == (ssize_t)strlen(value) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/*
+ * An unprivileged user's session sets the flags of that user's own
+ * processes only: not root's, though root's process made its type the
+ * same way.
+ */
+TEST(user_session_sets_only_its_users_flags)
+{
+	static __u32 root_word, nobody_word;
+	struct ltt_create cr = {
+		.subbuf_size = 16384, .n_subbufs = 4, .mode = LTT_MODE_DISCARD,
+	};
+	int fd, p[2], q[2], status;
+	char c = 0;
+	pid_t child;
+
+	if (write_sysctl("1"))
+		SKIP(return, "no %s: %s", USER_SESSIONS, strerror(errno));
+	fd = create_flagged("ltt_enable_root", &root_word, 0);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(q));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		int efd, sfd;
+
+		close(fd);
+		if (setgid(NOBODY) || setuid(NOBODY) ||
+		    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+			_exit(10);
+		efd = create_flagged("ltt_enable_nobody", &nobody_word, 1);
+		if (efd < 0)
+			_exit(11);
+		if (FLAG(&nobody_word))
+			_exit(12);
+		sfd = ltt(LTT_CMD_CREATE, &cr, sizeof(cr));
+		if (sfd < 0 || ltt_start(sfd))
+			_exit(13);
+		if (FLAG(&nobody_word) != 2)
+			_exit(14);
+		if (write(p[1], &c, 1) != 1 || read(q[0], &c, 1) != 1)
+			_exit(15);
+		_exit(0);
+	}
+	/* Wait for the child's session, then look at ours. */
+	ASSERT_EQ(1, read(p[0], &c, 1));
+	EXPECT_EQ(0U, FLAG(&root_word))
+		TH_LOG("nobody's session set root's flag");
+	ASSERT_EQ(1, write(q[1], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("child: 11 no flag, 12 set too early, 13 no session, 14 not set");
+	close(fd);
+	write_sysctl("0");
 }
 
 /* Many registrations, 32 of them sharing each word. */
