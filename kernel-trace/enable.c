@@ -186,7 +186,7 @@ static bool ltt_enable_wanted(struct ltt_enable *e)
 static void ltt_enable_unlink(struct ltt_enable *e)
 {
 	list_del(&e->node);
-	ltt_enables_n--;
+	WRITE_ONCE(ltt_enables_n, ltt_enables_n - 1);
 	e->dead = true;
 }
 
@@ -281,7 +281,7 @@ static bool ltt_enable_copy(struct list_head *list, struct mm_struct *parent,
 			break;
 		INIT_WORK(&c->fault, ltt_enable_fault_fn);
 		list_add_tail(&c->node, copies);
-		ltt_enables_n++;
+		WRITE_ONCE(ltt_enables_n, ltt_enables_n + 1);
 		added = true;
 	}
 	return added;
@@ -299,11 +299,10 @@ static void ltt_enable_fork(void *data, struct task_struct *parent,
 	bool added = false;
 	LIST_HEAD(copies);
 
-	if (!child->mm || !parent->mm || child->mm == parent->mm)
+	if (!child->mm || !parent->mm || child->mm == parent->mm ||
+	    !READ_ONCE(ltt_enables_n))
 		return;
 	scoped_guard(spinlock, &ltt_enable_list_lock) {
-		if (!ltt_enables_n)
-			return;
 		added = ltt_enable_copy(&ltt_enables, parent->mm, child,
 					&copies);
 		/* A parent's registration still new is one to copy too. */
@@ -362,7 +361,7 @@ int ltt_enable_register(const struct file *owner, unsigned int id, u64 addr,
 			ret = -ENOSPC;
 		} else {
 			list_add_tail(&e->node, &ltt_enables);
-			ltt_enables_n++;
+			WRITE_ONCE(ltt_enables_n, ltt_enables_n + 1);
 		}
 	}
 	if (ret)
