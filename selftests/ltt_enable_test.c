@@ -452,17 +452,6 @@ TEST_F(enable, old_callers_create_without_a_flag)
 #define USER_SESSIONS	"/proc/sys/kernel/ltt_user_sessions"
 #define NOBODY		65534
 
-static int write_sysctl(const char *value)
-{
-	int fd = open(USER_SESSIONS, O_WRONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, value, strlen(value)) == (ssize_t)strlen(value) ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
 /*
  * An unprivileged user's session sets the flags of that user's own
  * processes only: not root's, though root's process made its type the
@@ -478,8 +467,8 @@ TEST(user_session_sets_only_its_users_flags)
 	char c = 0;
 	pid_t child;
 
-	if (write_sysctl("1"))
-		SKIP(return, "no %s: %s", USER_SESSIONS, strerror(errno));
+	if (ltt_write_str(USER_SESSIONS, "1"))
+		SKIP(return, "%s", ltt_err);
 	fd = create_flagged("ltt_enable_root", &root_word, 0);
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(0, pipe(p));
@@ -516,7 +505,7 @@ TEST(user_session_sets_only_its_users_flags)
 	EXPECT_EQ(0, WEXITSTATUS(status))
 		TH_LOG("child: 11 no flag, 12 set too early, 13 no session, 14 not set");
 	close(fd);
-	write_sysctl("0");
+	ltt_write_str(USER_SESSIONS, "0");
 }
 
 /* Many registrations, 32 of them sharing each word. */
