@@ -168,20 +168,21 @@ ftrace_stop() {
 	more="events=$events bytes=$bytes lost=$lost"
 }
 
-# run_uevent VARIANT ROUND: one user-space event run, one BENCH line.
+# run_uevent VARIANT ROUND: one user-space event run, one BENCH line
+# ($n is the ftrace helpers' loop counter: the calls are $un).
 run_uevent() {
-	v=$1 r=$2 more='' n=$UEVENT_N
+	v=$1 r=$2 more='' un=$UEVENT_N
 	case $v in
-	empty) ltt-bench uevent empty "$n" >$W/out ;;
-	ltt-off) ltt-bench uevent ltt "$n" >$W/out ;;
-	uev-off) ltt-bench uevent user_events "$n" >$W/out ;;
+	empty) ltt-bench uevent empty "$un" >$W/out ;;
+	ltt-off) ltt-bench uevent ltt "$un" >$W/out ;;
+	uev-off) ltt-bench uevent user_events "$un" >$W/out ;;
 	ltt-on)
 		# The type exists before lttd -e names it.
 		ltt-bench uevent-hold >$W/hold &
 		hold=$!
 		until grep -q ready $W/hold 2>/dev/null; do sleep 0.05; done
 		$ON1 lttd --discard -e ltt_bench_event -- \
-			ltt-bench uevent ltt "$n" >$W/out 2>$W/lttd.err
+			ltt-bench uevent ltt "$un" >$W/out 2>$W/lttd.err
 		kill "$hold"
 		wait "$hold" || true
 		more=$(lttd_totals $W/lttd.err) ;;
@@ -189,9 +190,9 @@ run_uevent() {
 		ftrace_events >/dev/null
 		ftrace_start /dev/null
 		if [ "$v" = marker ]; then
-			ltt-bench uevent marker "$n" >$W/out
+			ltt-bench uevent marker "$un" >$W/out
 		else
-			LTT_BENCH_UEV_ON=1 ltt-bench uevent user_events "$n" >$W/out
+			LTT_BENCH_UEV_ON=1 ltt-bench uevent user_events "$un" >$W/out
 		fi
 		ftrace_stop ;;
 	esac
@@ -206,7 +207,7 @@ run_uevent() {
 		cat $W/out $W/lttd.err 2>/dev/null
 		exit 1
 	}
-	echo "BENCH case=uevent variant=$v round=$r ns=$ns calls=$n $more"
+	echo "BENCH case=uevent variant=$v round=$r ns=$ns calls=$un $more"
 }
 
 # run CASE VARIANT ROUND: one measurement, one BENCH line.
