@@ -459,6 +459,7 @@ EXPORT_SYMBOL_GPL(ltt_event_logf);
 /* User space: an event fd holds one reference to its type. */
 static int ltt_event_fd_release(struct inode *inode, struct file *file)
 {
+	ltt_enable_unregister(file);
 	ltt_custom_put(file->private_data);
 	return 0;
 }
@@ -473,17 +474,26 @@ static const struct file_operations ltt_event_fops = {
  * ltt_custom_create_fd - LTT_CMD_EVENT_CREATE
  * @c: the request, copied in
  *
- * Returns an event fd, or -EPERM, -EINVAL, -EEXIST, -ENOSPC, -ENOMEM.
+ * With LTT_EVENT_CREATE_ENABLE_FLAG, the kernel keeps the flag word of
+ * @c (enable.c) until the fd is released.
+ *
+ * Returns an event fd, or -EPERM, -EINVAL, -EEXIST, -ENOSPC, -ENOMEM, and
+ * for the flag -EINVAL (misaligned, bit beyond 31) or -EFAULT.
  */
 int ltt_custom_create_fd(struct ltt_event_create *c)
 {
 	struct ltt_event_info info = { .n_fields = c->n_fields };
+	bool flag = c->flags & LTT_EVENT_CREATE_ENABLE_FLAG;
 	struct ltt_event_type *t;
-	int fd;
+	struct file *file;
+	int fd, ret;
 
 	if (!perfmon_capable() && !READ_ONCE(ltt_user_sessions))
 		return -EPERM;
-	if (c->flags || c->n_fields > LTT_FIELDS_MAX)
+	if ((c->flags & ~LTT_EVENT_CREATE_ENABLE_FLAG) || c->__reserved ||
+	    c->n_fields > LTT_FIELDS_MAX)
+		return -EINVAL;
+	if (!flag && (c->enable_addr || c->enable_bit))
 		return -EINVAL;
 	memcpy(info.name, c->name, sizeof(info.name));
 	memcpy(info.description, c->description, sizeof(info.description));
@@ -491,10 +501,28 @@ int ltt_custom_create_fd(struct ltt_event_create *c)
 	t = ltt_custom_create(&info, true);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
-	fd = anon_inode_getfd("[ltt-event]", &ltt_event_fops, t,
-			      O_RDWR | O_CLOEXEC);
-	if (fd < 0)
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0) {
 		ltt_custom_put(t);
+		return fd;
+	}
+	file = anon_inode_getfile("[ltt-event]", &ltt_event_fops, t, O_RDWR);
+	if (IS_ERR(file)) {
+		put_unused_fd(fd);
+		ltt_custom_put(t);
+		return PTR_ERR(file);
+	}
+	/* The file's release puts @t, and the flag if any, from here on. */
+	if (flag) {
+		ret = ltt_enable_register(file, t->info.id, c->enable_addr,
+					  c->enable_bit);
+		if (ret) {
+			put_unused_fd(fd);
+			fput(file);
+			return ret;
+		}
+	}
+	fd_install(fd, file);
 	return fd;
 }
 

@@ -19,6 +19,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+struct mm_struct;
+
 /* Per sub-buffer state; commit and events are written by the owning CPU. */
 struct ltt_subbuf_state {
 	local_t commit;			/* bytes committed, this lap */
@@ -161,6 +163,8 @@ void ltt_session_write(struct ltt_session *s, unsigned int id,
 pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t);
 void ltt_write_custom(unsigned int id, bool user, const void *data,
 		      unsigned int size);
+bool ltt_custom_would_take(unsigned int id, struct task_struct *p,
+			   struct mm_struct *mm);
 void ltt_write_sched_change(struct task_struct *prev,
 			    struct task_struct *next, unsigned int state);
 void ltt_write_signal(int sig, int code, struct task_struct *target);
@@ -177,6 +181,12 @@ int ltt_custom_info(struct ltt_event_info *info);
 u32 ltt_custom_generation(void);
 int ltt_custom_create_fd(struct ltt_event_create *c);
 int ltt_custom_log_user(const struct ltt_event_log *l);
+
+/* enable.c */
+void ltt_enable_sync(void);
+int ltt_enable_register(const struct file *owner, unsigned int id, u64 addr,
+			u32 bit);
+void ltt_enable_unregister(const struct file *owner);
 
 /* @sec seconds and @us microseconds in us, saturated at S64_MAX. */
 static inline s64 ltt_time_us(s64 sec, s64 us)

@@ -381,10 +381,16 @@ static int __ltt_session_start(struct ltt_session *s)
  */
 int ltt_session_start(struct ltt_session *s)
 {
+	int ret;
+
 	ltt_selftest_sleep(LTT_KNOB_START_DELAY_MS);
-	guard(mutex)(&ltt_record_lock);
-	guard(mutex)(&s->lock);
-	return __ltt_session_start(s);
+	scoped_guard(mutex, &ltt_record_lock) {
+		guard(mutex)(&s->lock);
+		ret = __ltt_session_start(s);
+	}
+	if (!ret)
+		ltt_enable_sync();
+	return ret;
 }
 
 /**
@@ -397,13 +403,15 @@ int ltt_session_start(struct ltt_session *s)
  */
 int ltt_session_stop(struct ltt_session *s, bool snapshot)
 {
-	guard(mutex)(&ltt_record_lock);
-	guard(mutex)(&s->lock);
-	if (snapshot && s->mode != LTT_MODE_OVERWRITE)
-		return -EINVAL;
-	if (s->state != LTT_SESSION_RECORDING)
-		return -EINVAL;
-	__ltt_session_stop(s);
+	scoped_guard(mutex, &ltt_record_lock) {
+		guard(mutex)(&s->lock);
+		if (snapshot && s->mode != LTT_MODE_OVERWRITE)
+			return -EINVAL;
+		if (s->state != LTT_SESSION_RECORDING)
+			return -EINVAL;
+		__ltt_session_stop(s);
+	}
+	ltt_enable_sync();
 	return 0;
 }
 
@@ -430,8 +438,9 @@ int ltt_session_set_events(struct ltt_session *s, const u64 __user *umask,
 	if (s->user)
 		ltt_user_mask(mask);
 
-	guard(mutex)(&s->lock);
-	bitmap_copy(s->mask, mask, LTT_EVENTS_MAX);
+	scoped_guard(mutex, &s->lock)
+		bitmap_copy(s->mask, mask, LTT_EVENTS_MAX);
+	ltt_enable_sync();
 	return 0;
 }
 
@@ -478,6 +487,7 @@ int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
 					  lockdep_is_held(&s->lock));
 	if (old)
 		kfree_rcu(old, rcu);
+	ltt_enable_sync();
 	return 0;
 }
 
@@ -559,6 +569,7 @@ static int ltt_session_release(struct inode *inode, struct file *file)
 		if (s->state == LTT_SESSION_RECORDING)
 			__ltt_session_stop(s);
 	}
+	ltt_enable_sync();
 	ltt_session_put(s);
 	return 0;
 }

@@ -11,6 +11,7 @@
  * out costs a bit test.  The filters live here, and only here.
  */
 #include <linux/cred.h>
+#include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -306,6 +307,56 @@ void ltt_write_custom(unsigned int id, bool user, const void *data,
 		ltt_selftest_spin(LTT_KNOB_LOG_DELAY_US);
 		ltt_buf_write(buf, id, data, size, NULL, 0);
 	}
+}
+
+/* Does @p's thread group pass @s's pid filter?  Under RCU. */
+static bool ltt_pid_match_group(struct ltt_session *s, struct task_struct *p)
+{
+	struct ltt_pidset *set = rcu_dereference_sched(s->pids);
+	struct task_struct *t;
+	unsigned int i;
+
+	if (!set)
+		return true;
+	for (i = 0; i < set->n; i++) {
+		if (set->pids[i] == p->tgid)
+			return true;
+		t = find_task_by_pid_ns(set->pids[i], &init_pid_ns);
+		if (t && t->tgid == p->tgid)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * ltt_custom_would_take - would a recording session take a user custom
+ *	event from a process?
+ * @id: the event's id
+ * @p: the process (its leader)
+ * @mm: its memory
+ *
+ * For the enable flags (enable.c): the filters of ltt_write_custom() for
+ * any thread of @p, from outside it.
+ */
+bool ltt_custom_would_take(unsigned int id, struct task_struct *p,
+			   struct mm_struct *mm)
+{
+	struct ltt_recording *r;
+	struct ltt_session *s;
+	unsigned int i;
+
+	guard(preempt_notrace)();
+	r = rcu_dereference_sched(ltt_recording);
+	for (i = 0; i < ltt_recording_n(r); i++) {
+		s = ltt_recording_at(r, i);
+		if (!s || !test_bit(id, s->mask) || !ltt_pid_match_group(s, p))
+			continue;
+		if (s->user && (get_dumpable(mm) != SUID_DUMP_USER ||
+				!ltt_user_owns(s, p)))
+			continue;
+		return true;
+	}
+	return false;
 }
 
 /*

@@ -46,6 +46,7 @@ export LTT_BOOT_TIMEOUT=${LTT_BOOT_TIMEOUT:-900}
 build_guest_program() {
 	mkdir -p "$OUT/root/usr/bin"
 	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static \
+		-I "$LTT_ROOT/include-linux/uapi" \
 		-o "$OUT/root/usr/bin/ltt-bench" "$LTT_ROOT/scripts/bench/ltt-bench.c"
 }
 
@@ -124,7 +125,7 @@ monitor() {
 boot() {
 	local flavour=$1 mode=$2 clock=$3 n=$4 console=$OUT/boot-$1-$3-$4.log
 	local fifo=$OUT/console tag="boot=$4 kernel=$1 clock=$3" pid status qemu mark
-	local disabled=$DISABLED cases=flood,mixed
+	local disabled=$DISABLED cases=flood,mixed,uevent
 
 	log "boot $n of the $flavour kernel ($mode, clock $clock)"
 	if [[ $clock == icount ]]; then
@@ -134,8 +135,8 @@ boot() {
 		echo "$tag HOST-LOAD before=$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/results"
 		qemu="-name ltt-bench,debug-threads=on" mark=300
 		# The disabled cost and the mixed workload's overhead need the
-		# exact clock: the flood only.
-		disabled=${DISABLED%,*},0 cases=flood
+		# exact clock: the flood and the user-space events only.
+		disabled=${DISABLED%,*},0 cases=flood,uevent
 	fi
 	rm -f "$fifo"
 	mkfifo "$fifo"

@@ -311,11 +311,22 @@ struct ltt_event_info {
  *	with a digit, unique among the events that exist (EEXIST).
  * @description: Input, NUL-terminated, may be empty.
  * @n_fields: Input, entries used in @fields, up to LTT_FIELDS_MAX.
- * @flags: Input, must be 0.
+ * @flags: Input, 0 or LTT_EVENT_CREATE_ENABLE_FLAG (EINVAL for others).
  * @fields: Input, the record's fields in order: @name (same rules as the
  *	event's, unique in the event), @type, @size (1, 2, 4 or 8 for an
  *	integer, 0 for a string) and @offset (must be 0: records are
  *	packed).  Only the last field may be a string.
+ * @enable_addr: Input, with LTT_EVENT_CREATE_ENABLE_FLAG: user address
+ *	of a 32-bit word of the caller's memory, 4-byte aligned and
+ *	writable (EINVAL when misaligned, EFAULT when not mapped writable).
+ *	The kernel sets bit @enable_bit of it while some recording session
+ *	would take an event of this type from the calling process, and
+ *	clears it when none would: the process tests the word before
+ *	LTT_CMD_EVENT_LOG.  The other bits are left alone.  A child made by
+ *	fork() has its copy of the word kept too; exec() ends it.
+ *	0 without the flag.
+ * @enable_bit: Input, the bit of @enable_addr, 0 to 31 (EINVAL beyond).
+ * @__reserved: Input, must be 0.
  *
  * Returns an event fd (close-on-exec) through which LTT_CMD_EVENT_LOG
  * logs events of the new type; the type is destroyed when the last copy
@@ -325,7 +336,8 @@ struct ltt_event_info {
  * unprivileged caller's uid holds 64 types (live, or dead while sessions
  * exist), or the unprivileged together 1024.  A live or dead type of the
  * same name and layout is shared, but only with its creator's uid
- * (EEXIST for another's).
+ * (EEXIST for another's).  With an enable flag, ENOSPC too when the
+ * system holds 65536 of them.
  */
 struct ltt_event_create {
 	char name[LTT_NAME_MAX];
@@ -333,9 +345,22 @@ struct ltt_event_create {
 	__u32 n_fields;
 	__u32 flags;
 	struct ltt_field_info fields[LTT_FIELDS_MAX];
+	__aligned_u64 enable_addr;
+	__u32 enable_bit;
+	__u32 __reserved;
 };
 
 #define LTT_EVENT_CREATE_SIZE_VER0	(104 + 36 * LTT_FIELDS_MAX)
+#define LTT_EVENT_CREATE_SIZE_VER1	(LTT_EVENT_CREATE_SIZE_VER0 + 16)
+
+/*
+ * Flags of struct ltt_event_create.  LTT_EVENT_CREATE_FLAGS_MAX is not
+ * ABI: it grows with the flags.
+ */
+enum ltt_event_create_flags {
+	LTT_EVENT_CREATE_ENABLE_FLAG	= 1U << 0,	/* keep @enable_addr */
+	LTT_EVENT_CREATE_FLAGS_MAX	= 1U << 1,
+};
 
 /*
  * Largest payload of a custom event: every field an 8-byte integer but

@@ -11,12 +11,21 @@
  *                                (splice, as trace-cmd does) until SIGTERM,
  *                                then the partial pages; prints bytes=
  *
- * flood and mixed print "ns=" (CLOCK_MONOTONIC, the workload only).  With
+ *   ltt-bench uevent HOW N       N user-space events, one way (uevent()):
+ *                                empty, ltt, marker, user_events
+ *   ltt-bench uevent-hold        make the LTT event type that uevent ltt
+ *                                logs, and hold it until SIGTERM (so that
+ *                                lttd -e finds it)
+ *
+ * flood, mixed and uevent print "ns=" (CLOCK_MONOTONIC, the workload only).  With
  * LTT_BENCH_MARK=MS in the environment they also write "BENCH-MARK start"
  * and "BENCH-MARK end" to /dev/console around the workload, the machine
  * idle for MS ms after each, and MS ms between the workload's end and the
  * end mark (for the trace daemon to catch up): scripts/bench.sh reads the
  * CPU time of QEMU's vCPU threads at each mark.
+ *
+ * The uevent structs are LTT's (include-linux/uapi/ltt.h, -I) and
+ * user_events' (copied below: Debian's headers predate them).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -31,12 +40,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "ltt.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 #define MIXED_DIR "/tmp/ltt-bench-mixed"
@@ -463,10 +476,144 @@ static int ftrace_read(unsigned long cpu, const char *out_path)
 	return 0;
 }
 
+/* <linux/user_events.h> of 6.12: the registration, packed. */
+struct user_reg {
+	uint32_t size;
+	uint8_t enable_bit;
+	uint8_t enable_size;
+	uint16_t flags;
+	uint64_t enable_addr;
+	uint64_t name_args;
+	uint32_t write_index;
+} __attribute__((__packed__));
+
+#define DIAG_IOCSREG	_IOWR('*', 0, struct user_reg *)
+#define UEVENT_NAME	"ltt_bench_event"
+#ifndef __NR_ltt
+#define __NR_ltt	463
+#endif
+
+/* The enable words: LTT's and user_events' set bit 0 while recorded. */
+static uint32_t ltt_on, uev_on;
+
+/* The LTT type of one string field; its event fd.  @flag: with ltt_on. */
+static int ltt_type(int flag)
+{
+	struct ltt_event_create c = {
+		.name = UEVENT_NAME,
+		.n_fields = 1,
+		.fields = { { .name = "text", .type = LTT_FIELD_STRING } },
+	};
+	int fd;
+
+	if (flag) {
+		c.flags = LTT_EVENT_CREATE_ENABLE_FLAG;
+		c.enable_addr = (uintptr_t)&ltt_on;
+	}
+	fd = syscall(__NR_ltt, LTT_CMD_EVENT_CREATE, &c, sizeof(c), 0, 0, 0);
+	if (fd < 0)
+		die("LTT_CMD_EVENT_CREATE");
+	return fd;
+}
+
+/* uevent-hold: the type exists while lttd starts. */
+static int uevent_hold(void)
+{
+	ltt_type(0);
+	printf("ready\n");
+	fflush(stdout);
+	pause();
+	return 0;
+}
+
+/*
+ * N events of the text "bench", each behind its enable word's test:
+ *   empty        the loop alone, the word never set
+ *   ltt          LTT_CMD_EVENT_LOG when ltt_on says a session takes it
+ *   marker       a write to ftrace's trace_marker (no word: always)
+ *   user_events  a write to user_events_data when uev_on says ftrace
+ *                records ltt_bench_event (enabled when the environment
+ *                has LTT_BENCH_UEV_ON=1)
+ * The ltt and user_events loops are what libltt's LTT_EVENT_LOG() and
+ * user_events' own macros do; with nobody recording they are the load.
+ */
+static int uevent(const char *how, unsigned long n)
+{
+	static const char text[] = "bench";
+	struct ltt_event_log l = { .size = sizeof(text),
+				   .data = (uintptr_t)text };
+	struct user_reg reg = {
+		.size = sizeof(reg), .enable_size = 4,
+		.enable_addr = (uintptr_t)&uev_on,
+		.name_args = (uintptr_t)UEVENT_NAME " char[6] text",
+	};
+	struct iovec iov[2];
+	volatile uint32_t *word = &ltt_on;
+	unsigned long i, fails = 0;
+	uint64_t t0, t1;
+	int fd = -1, mode;
+	int32_t idx;
+
+	if (!strcmp(how, "empty")) {
+		mode = 0;
+	} else if (!strcmp(how, "ltt")) {
+		mode = 1;
+		l.event_fd = ltt_type(1);
+	} else if (!strcmp(how, "marker")) {
+		mode = 2;
+		fd = open(TRACEFS "/trace_marker", O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			die(TRACEFS "/trace_marker");
+	} else if (!strcmp(how, "user_events")) {
+		mode = 3;
+		word = &uev_on;
+		fd = open(TRACEFS "/user_events_data", O_RDWR | O_CLOEXEC);
+		if (fd < 0 || ioctl(fd, DIAG_IOCSREG, &reg))
+			die(TRACEFS "/user_events_data");
+		idx = reg.write_index;
+		iov[0] = (struct iovec){ &idx, sizeof(idx) };
+		iov[1] = (struct iovec){ (void *)text, sizeof(text) };
+		if (getenv("LTT_BENCH_UEV_ON")) {
+			int en = open(TRACEFS "/events/user_events/" UEVENT_NAME
+				      "/enable", O_WRONLY | O_CLOEXEC);
+
+			if (en < 0 || write(en, "1", 1) != 1)
+				die("enabling " UEVENT_NAME);
+			close(en);
+		}
+	} else {
+		die("uevent: empty, ltt, marker or user_events, not %s", how);
+	}
+	pin_cpu(0);
+	mark("start");
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		if (mode == 2) {
+			fails += write(fd, text, sizeof(text) - 1) < 0;
+			continue;
+		}
+		if (!*word)
+			continue;
+		if (mode == 1)
+			fails += syscall(__NR_ltt, LTT_CMD_EVENT_LOG, &l,
+					 sizeof(l), 0, 0, 0) < 0;
+		else
+			fails += writev(fd, iov, 2) < 0;
+	}
+	t1 = now_ns();
+	mark("end");
+	if (fails)
+		die("uevent %s: %lu of %lu calls failed", how, fails, n);
+	printf("ns=%llu\nlogged=%s\n", (unsigned long long)(t1 - t0),
+	       mode == 2 || *word ? "yes" : "no");
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: ltt-bench flood N | mixed N WORK | cc WORK IN OUT |\n"
+		"       uevent empty|ltt|marker|user_events N | uevent-hold |\n"
 		"       ftrace-read CPU OUT\n");
 	exit(2);
 }
@@ -484,6 +631,10 @@ int main(int argc, char **argv)
 		return mixed(number(argv[2]), number(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "cc"))
 		return cc(number(argv[2]), argv[3], argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "uevent"))
+		return uevent(argv[2], number(argv[3]));
+	if (argc == 2 && !strcmp(argv[1], "uevent-hold"))
+		return uevent_hold();
 	if (argc == 4 && !strcmp(argv[1], "ftrace-read"))
 		return ftrace_read(number(argv[2]), argv[3]);
 	usage();

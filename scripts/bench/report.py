@@ -89,6 +89,57 @@ def by_round(rows, case):
             if all(k in v for k in ("untraced", *VARIANTS))]
 
 
+UEVENT_VARIANTS = ("empty", "ltt-off", "uev-off", "ltt-on", "marker", "uev-on")
+
+
+def uevent_rounds(rows):
+    """The complete rounds of the user-space event case."""
+    rounds = collections.defaultdict(dict)
+    for r in rows:
+        if r["case"] == "uevent":
+            rounds[(r["boot"], r["round"])][r["variant"]] = r
+    return [v for _, v in sorted(rounds.items())
+            if all(k in v for k in UEVENT_VARIANTS)]
+
+
+def uevent_figures(rows, t, unit, verdicts):
+    """User-space events, per call over the same round's empty loop."""
+    ue = uevent_rounds(rows)
+    if not ue:
+        return []
+
+    def per(rnd, v):
+        return (rnd[v][t] - rnd["empty"][t]) / rnd["empty"]["calls"]
+
+    handful = (("≤ 5 insns", lambda m: m <= 5) if verdicts else ())
+    fl = [Figure("empty loop", [r["empty"][t] / r["empty"]["calls"] for r in ue],
+                 f"{unit}/call", 1),
+          Figure("LTT, nobody records (the enable flag)",
+                 [per(r, "ltt-off") for r in ue], f"{unit}/call", 1, *handful),
+          Figure("user_events, nobody records (its enable bit)",
+                 [per(r, "uev-off") for r in ue], f"{unit}/call", 1),
+          Figure("LTT, lttd --discard records it",
+                 [per(r, "ltt-on") for r in ue], f"{unit}/event", 0),
+          Figure("ftrace trace_marker, readers to /dev/null",
+                 [per(r, "marker") for r in ue], f"{unit}/event", 0),
+          Figure("user_events enabled, readers to /dev/null",
+                 [per(r, "uev-on") for r in ue], f"{unit}/event", 0),
+          Figure("LTT / trace_marker, recorded",
+                 [per(r, "ltt-on") / per(r, "marker") for r in ue], "", 2),
+          Figure("LTT / user_events, recorded",
+                 [per(r, "ltt-on") / per(r, "uev-on") for r in ue], "", 2)]
+    if verdicts:
+        fl += [Figure("LTT events recorded per call",
+                      [r["ltt-on"]["events"] / r["ltt-on"]["calls"] for r in ue],
+                      "", 3),
+               Figure("events lost: LTT", [r["ltt-on"]["lost"] for r in ue], "", 0),
+               Figure("events lost: trace_marker", [r["marker"]["lost"] for r in ue],
+                      "", 0),
+               Figure("events lost: user_events", [r["uev-on"]["lost"] for r in ue],
+                      "", 0)]
+    return [("User-space events: cost per call", fl)]
+
+
 def disabled(rows, t, case):
     """The untraced runs of @case, LTT kernel against CONFIG_LTT=n: boot
     pair by boot pair (the medians of each boot's runs), the noise of one
@@ -149,6 +200,7 @@ def figures(rows, t, unit, full=True):
         fl += [Figure(f"events lost: {VARIANTS[v]}", [r[v]["lost"] for r in flood],
                       "", 0) for v in VARIANTS]
     figs.append(("Syscall flood (getppid): cost per event", fl))
+    figs += uevent_figures(rows, t, unit, full)
     if not full:
         return figs
 
@@ -276,7 +328,8 @@ same cases in emulated time, for comparison.
 - **Date:** {host.get('date', '?')}; commit {host.get('commit', '?')}
 - **Kernel:** Linux {bench.get('uname', '?')} with the series; flavour
   `bench` (scripts/config/bench.config: LTT plus ftrace's event tracing with
-  CONFIG_FTRACE_SYSCALLS, no function tracer, no debug checkers) for the
+  CONFIG_FTRACE_SYSCALLS and CONFIG_USER_EVENTS, no function tracer, no
+  debug checkers) for the
   comparisons, flavour `noltt` (the same with CONFIG_LTT=n) for the
   disabled cost
 - **Machine:** {host.get('cpu', '?')}, {host.get('host_cpus', '?')} host CPUs;
@@ -297,7 +350,7 @@ same cases in emulated time, for comparison.
 
 {tab}
 
-## Targets (issue 6)
+## Targets (issues 6 and 17)
 
 {targets(figs)}
 
@@ -341,6 +394,15 @@ more than the overheads it would measure.
   LTT records every event; ftrace the equivalent tracepoints: {events}.
   LTT records more events for the same work (trap exits, and the fs,
   socket and IPC events it derives from system calls).
+- **User-space events** (`ltt-bench uevent`, {int(bench.get('uevent_calls', 0)):,}
+  calls a run): the cost per call over the same round's empty loop.  LTT:
+  the event's enable flag (LTT_EVENT_CREATE_ENABLE_FLAG) tested before
+  LTT_CMD_EVENT_LOG, as libltt's `LTT_EVENT_LOG()` does; nobody recording,
+  or lttd `--discard -e` the event alone.  user_events (`CONFIG_USER_EVENTS`):
+  its enable bit tested before a writev() to `user_events_data`; nobody
+  recording, or the event enabled.  trace_marker: a write() of the same
+  text each call, `tracing_on` 1, no other event.  The ftrace variants
+  have one `ltt-bench ftrace-read` per CPU discarding, as above.
 - **Disabled cost:** the untraced flood on the `bench` kernel with no
   session against the `noltt` kernel (one boot each per pair).  getppid()
   meets none of LTT's direct hooks; the mixed workload meets them (page

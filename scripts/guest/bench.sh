@@ -14,6 +14,7 @@
 #   ltt.bench_rounds=R        rounds of every case and variant (default 3)
 #   ltt.bench_cases=C,C       the cases of the rounds (default flood,mixed)
 #   ltt.bench_flood=N         getppid() calls per flood (default 1000000)
+#   ltt.bench_uevent=N        user-space events per uevent run (200000)
 #   ltt.bench_flood_buf=MIB   per-CPU buffer of both tracers in the flood
 #                             (default 32: all of it, so that losses do
 #                             not make the cost per event; 0: defaults)
@@ -35,6 +36,12 @@
 # (LTT: syscall_*, ftrace: raw_syscalls); the mixed workload every LTT
 # event and the ftrace events of $FTRACE_MIXED.  Buffers: both tracers'
 # defaults, but for the flood (ltt.bench_flood_buf).
+# The uevent case logs user-space events (ltt-bench uevent), nobody
+# recording or a tracer recording them alone, with its consumer
+# discarding: empty (the loop), ltt-off and uev-off (LTT's and
+# user_events' enable words clear), ltt-on (lttd --discard -e the event),
+# marker (ftrace's trace_marker) and uev-on (the user event enabled), the
+# ftrace variants with one reader per CPU to /dev/null.
 
 set -e
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -70,8 +77,9 @@ arg() {
 MODE=$(arg bench full)
 KERNEL=$(arg bench_kernel unknown)
 ROUNDS=$(arg bench_rounds 3)
-CASES=$(arg bench_cases flood,mixed | tr , ' ')
+CASES=$(arg bench_cases flood,mixed,uevent | tr , ' ')
 FLOOD_N=$(arg bench_flood 1000000)
+UEVENT_N=$(arg bench_uevent 200000)
 FLOOD_BUF=$(arg bench_flood_buf 32)
 MIXED=$(arg bench_mixed 300,100)
 MIXED_N=${MIXED%,*} MIXED_WORK=${MIXED#*,}
@@ -160,9 +168,55 @@ ftrace_stop() {
 	more="events=$events bytes=$bytes lost=$lost"
 }
 
+# run_uevent VARIANT ROUND: one user-space event run, one BENCH line
+# ($n is the ftrace helpers' loop counter: the calls are $un).
+run_uevent() {
+	v=$1 r=$2 more='' un=$UEVENT_N
+	case $v in
+	empty) ltt-bench uevent empty "$un" >$W/out ;;
+	ltt-off) ltt-bench uevent ltt "$un" >$W/out ;;
+	uev-off) ltt-bench uevent user_events "$un" >$W/out ;;
+	ltt-on)
+		# The type exists before lttd -e names it.
+		ltt-bench uevent-hold >$W/hold &
+		hold=$!
+		until grep -q ready $W/hold 2>/dev/null; do sleep 0.05; done
+		$ON1 lttd --discard -e ltt_bench_event -- \
+			ltt-bench uevent ltt "$un" >$W/out 2>$W/lttd.err
+		kill "$hold"
+		wait "$hold" || true
+		more=$(lttd_totals $W/lttd.err) ;;
+	marker|uev-on)
+		ftrace_events >/dev/null
+		ftrace_start /dev/null
+		if [ "$v" = marker ]; then
+			ltt-bench uevent marker "$un" >$W/out
+		else
+			LTT_BENCH_UEV_ON=1 ltt-bench uevent user_events "$un" >$W/out
+		fi
+		ftrace_stop ;;
+	esac
+	ns=$(ns_of $W/out)
+	logged=$(sed -n 's/^logged=//p' $W/out)
+	case $v in
+	*-on|marker) want=yes ;;
+	*) want=no ;;
+	esac
+	[ -n "$ns" ] && [ "$logged" = "$want" ] || {
+		echo "# bench: uevent $v: logged=$logged, not $want"
+		cat $W/out $W/lttd.err 2>/dev/null
+		exit 1
+	}
+	echo "BENCH case=uevent variant=$v round=$r ns=$ns calls=$un $more"
+}
+
 # run CASE VARIANT ROUND: one measurement, one BENCH line.
 run() {
 	c=$1 v=$2 r=$3 extra='' more=''
+	if [ "$c" = uevent ]; then
+		run_uevent "$v" "$r"
+		return
+	fi
 	if [ "$c" = flood ]; then
 		cmd="ltt-bench flood $FLOOD_N" ltt_ev="-e syscall_*"
 		ft_ev=$FTRACE_FLOOD extra="calls=$FLOOD_N" ft_kb=$FT_DEFAULT_KB
@@ -216,6 +270,8 @@ variants() {
 	if [ "$2" = flood ]; then
 		set -- untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs \
 			ltt-norec ftrace-norec
+	elif [ "$2" = uevent ]; then
+		set -- empty ltt-off uev-off ltt-on marker uev-on
 	else
 		set -- untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs
 	fi
@@ -235,7 +291,8 @@ main() {
 	echo "BENCH-INFO uname=$(uname -r) cpus=$CPUS kernel=$KERNEL mode=$MODE" \
 		"mem_kb=$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
 	echo "BENCH-INFO flood_calls=$FLOOD_N mixed_jobs=$MIXED_N mixed_work=$MIXED_WORK" \
-		"disabled_calls=$DISABLED_N disabled_reps=$DISABLED_REPS rounds=$ROUNDS"
+		"disabled_calls=$DISABLED_N disabled_reps=$DISABLED_REPS rounds=$ROUNDS" \
+		"uevent_calls=$UEVENT_N"
 	# The disabled cost: the flood, and the mixed workload (which goes
 	# through LTT's direct hooks: traps, the tick, schedule_timeout()).
 	ltt-bench mixed "$MIXED_N" "$MIXED_WORK" >/dev/null

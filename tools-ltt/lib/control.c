@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -167,11 +168,67 @@ int ltt_session_buffer_fd(int session_fd, unsigned int cpu)
 	return control_call(LTT_CMD_BUFFER_FD, &req, sizeof(req));
 }
 
+/*
+ * Enable flags.  Each event fd libltt makes gets a word of flag_words,
+ * which the kernel keeps nonzero while some recording session would take
+ * the event from this process (LTT_EVENT_CREATE_ENABLE_FLAG); fd_slot
+ * maps the fd to its word (slot + 1; 0: none).  An fd without a word
+ * (made elsewhere, past FLAG_FDS, on a kernel without flags, or with all
+ * words taken) reads flag_always: it logs through the system call.  A
+ * word is freed when its fd's number comes back from a later create:
+ * the fd was closed by then.
+ */
+#define FLAG_FDS	1024
+static uint32_t flag_words[FLAG_FDS];
+static _Atomic unsigned char flag_used[FLAG_FDS];
+static _Atomic unsigned short fd_slot[FLAG_FDS];
+static const uint32_t flag_always = 1;
+
+/* A free word, zeroed, or -1. */
+static int flag_claim(void)
+{
+	unsigned char no = 0;
+	int i;
+
+	for (i = 0; i < FLAG_FDS; i++, no = 0)
+		if (atomic_compare_exchange_strong(&flag_used[i], &no, 1)) {
+			__atomic_store_n(&flag_words[i], 0, __ATOMIC_RELAXED);
+			return i;
+		}
+	return -1;
+}
+
+/* @fd is a new event fd: its word is @slot (-1: none); free the old one. */
+static void flag_bind(int fd, int slot)
+{
+	unsigned short old;
+
+	if (fd < 0 || fd >= FLAG_FDS) {
+		if (slot >= 0)
+			atomic_store(&flag_used[slot], 0);
+		return;
+	}
+	old = atomic_exchange(&fd_slot[fd], slot + 1);
+	if (old)
+		atomic_store(&flag_used[old - 1], 0);
+}
+
+const volatile uint32_t *ltt_event_flag(int event_fd)
+{
+	unsigned short slot = 0;
+
+	if (event_fd >= 0 && event_fd < FLAG_FDS)
+		slot = atomic_load_explicit(&fd_slot[event_fd],
+					    memory_order_relaxed);
+	return slot ? &flag_words[slot - 1] : &flag_always;
+}
+
 int ltt_event_create(const char *name, const char *description,
 		     const struct ltt_field_desc *fields, unsigned int n_fields)
 {
 	struct ltt_event_create c = { .n_fields = n_fields };
 	unsigned int i;
+	int fd, slot;
 
 	if (n_fields > LTT_FIELDS_MAX)
 		return ltt_fail("event %s: %u fields, at most %u", name,
@@ -189,7 +246,25 @@ int ltt_event_create(const char *name, const char *description,
 		c.fields[i].type = fields[i].type;
 		c.fields[i].size = fields[i].size;
 	}
-	return control_call(LTT_CMD_EVENT_CREATE, &c, sizeof(c));
+	slot = flag_claim();
+	if (slot >= 0) {
+		c.flags = LTT_EVENT_CREATE_ENABLE_FLAG;
+		c.enable_addr = (uintptr_t)&flag_words[slot];
+		fd = ltt_syscall(LTT_CMD_EVENT_CREATE, &c, sizeof(c));
+		if (fd >= 0) {
+			flag_bind(fd, slot);
+			return fd;
+		}
+		/* A kernel without flags (EINVAL, E2BIG), or none left. */
+		atomic_store(&flag_used[slot], 0);
+		c.flags = 0;
+		c.enable_addr = 0;
+	}
+	fd = control_call(LTT_CMD_EVENT_CREATE, &c,
+			  LTT_EVENT_CREATE_SIZE_VER0);
+	if (fd >= 0)
+		flag_bind(fd, -1);
+	return fd;
 }
 
 int ltt_event_create_format(const char *name, const char *description)
@@ -203,6 +278,13 @@ int ltt_event_create_format(const char *name, const char *description)
 }
 
 int ltt_event_log(int event_fd, const void *data, size_t size)
+{
+	if (!ltt_event_on(ltt_event_flag(event_fd)))
+		return 0;
+	return ltt_event_log_now(event_fd, data, size);
+}
+
+int ltt_event_log_now(int event_fd, const void *data, size_t size)
 {
 	struct ltt_event_log l = {
 		.event_fd = event_fd,
@@ -219,6 +301,9 @@ int ltt_event_logf(int event_fd, const char *fmt, ...)
 	va_list ap;
 	int len;
 
+	/* Nobody would take it: not even the formatting is done. */
+	if (!ltt_event_on(ltt_event_flag(event_fd)))
+		return 0;
 	va_start(ap, fmt);
 	len = vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);

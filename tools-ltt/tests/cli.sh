@@ -131,6 +131,15 @@ check "lttd START fails: the user's directory stays, empty" "" "$(ls -A "$tmp/mi
 out=$(LD_PRELOAD=$fake timeout 20 "$lttd" -q -o "$tmp/ok" -- true 2>&1); rc=$?
 check "lttd on the fake kernel: status" 0 "$rc"
 check "lttd on the fake kernel: the trace" "metadata" "$(ls "$tmp/ok")"
+# ltt log behind the enable flag: no EVENT_LOG while nobody would take it
+# (the plain build: ASan will not be preloaded after the fake kernel)
+flog() { rm -f "$tmp/flog"; env LD_PRELOAD=$fake FAKE_LTT_LOG="$tmp/flog" "$@" "$(dirname "$ltt")/ltt" log hello >/dev/null 2>&1; }
+flog; check "ltt log, nobody records: status" 0 "$?"
+check "ltt log, nobody records: a flag, no EVENT_LOG" "EVENT_CREATE user_message flag" "$(cat "$tmp/flog")"
+flog FAKE_LTT_TAKEN=1
+check "ltt log, recorded: EVENT_LOG" "EVENT_CREATE user_message flag,EVENT_LOG 6" "$(paste -sd, "$tmp/flog")"
+flog FAKE_LTT_NO_FLAGS=1
+check "ltt log, a kernel without flags: logs anyway" "EVENT_CREATE user_message,EVENT_LOG 6" "$(paste -sd, "$tmp/flog")"
 rm -rf "$tmp"
 
 # ltt watch: the shipped scripts name the fixture's culprits

@@ -28,11 +28,15 @@
  * their copies EAGAIN FAKE_LTT_EAGAIN_TIMES (3) times first;
  * FAKE_LTT_NO_LIVE=1 makes both ioctls ENOTTY, as an older kernel.
  * FAKE_LTT_LOG=FILE gets a line per START, STOP, SNAPSHOT, BUF_SNAPSHOT
- * (the range, in packet numbers) and SNAPSHOT_READ (its packet and
- * result).
+ * (the range, in packet numbers), SNAPSHOT_READ (its packet and
+ * result), EVENT_CREATE (name, "flag" with an enable flag) and EVENT_LOG
+ * (size).  EVENT_CREATE sets the enable flag when FAKE_LTT_TAKEN is set,
+ * as if a session recorded the event; FAKE_LTT_NO_FLAGS makes a flag
+ * EINVAL, as an older kernel.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -197,6 +201,21 @@ static long fake_ltt(unsigned int cmd, void *arg)
 		ei->fields[0].size = 4;
 		return 0;
 	}
+	case LTT_CMD_EVENT_CREATE: {
+		const struct ltt_event_create *c = arg;
+		bool flag = c->flags & LTT_EVENT_CREATE_ENABLE_FLAG;
+
+		if (flag && getenv("FAKE_LTT_NO_FLAGS"))
+			return fake_fail(EINVAL);
+		if (flag && getenv("FAKE_LTT_TAKEN"))
+			*(volatile uint32_t *)(uintptr_t)c->enable_addr |=
+				1U << c->enable_bit;
+		fake_log("EVENT_CREATE %s%s", c->name, flag ? " flag" : "");
+		return open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+	case LTT_CMD_EVENT_LOG:
+		fake_log("EVENT_LOG %u", ((const struct ltt_event_log *)arg)->size);
+		return 0;
 	case LTT_CMD_START:
 		if (start && *start)
 			return fake_fail(!strcmp(start, "EBUSY") ? EBUSY :

@@ -142,6 +142,7 @@ int main(void)
 		TESTS_FILTER,
 		TESTS_ANALYSES,
 		TESTS_STARTUP,
+		TESTS_CONTROL,
 	};
 
 	/* LTT_TESTS=startup_* runs only the tests whose names match */

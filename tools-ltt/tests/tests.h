@@ -177,6 +177,12 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(analyses_io_per_process_and_file),		\
 	cmocka_unit_test(analyses_cpu_usage)
 
+void enable_flag_of_an_unknown_fd_is_always_on(void **state);
+void enable_flag_clear_makes_no_call(void **state);
+#define TESTS_CONTROL							\
+	cmocka_unit_test(enable_flag_of_an_unknown_fd_is_always_on),	\
+	cmocka_unit_test(enable_flag_clear_makes_no_call)
+
 #define TESTS_STARTUP							\
 	cmocka_unit_test(startup_execs_processes_and_their_cpu_time),	\
 	cmocka_unit_test(startup_time_to_an_exec_or_a_marker),		\

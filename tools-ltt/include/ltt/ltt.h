@@ -151,6 +151,35 @@ int ltt_event_log(int event_fd, const void *data, size_t size);
 int ltt_event_logf(int event_fd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Enable flags (LTT_1.3).  Each event fd that ltt_event_create() makes
+ * has a word in this process's memory that the kernel keeps nonzero
+ * while some recording session would take the event from this process
+ * (its mask, pid filter and user scope), zero while none would, through
+ * fork() too.  ltt_event_log() and ltt_event_logf() test it first and
+ * return 0 with no system call while it is zero.  On a hot path, take
+ * the word once and test it with one load:
+ *
+ *	const volatile uint32_t *on = ltt_event_flag(fd);
+ *	...
+ *	if (ltt_event_on(on))
+ *		ltt_event_log_now(fd, &rec, sizeof(rec));
+ *
+ * or LTT_EVENT_LOG(fd, on, &rec, sizeof(rec)).  An fd that libltt did
+ * not make (or made on a kernel without flags) reads a word that is
+ * always nonzero.  ltt_event_log_now() logs without testing the word.
+ */
+const volatile uint32_t *ltt_event_flag(int event_fd);		/* LTT_1.3 */
+int ltt_event_log_now(int event_fd, const void *data, size_t size);
+
+static inline int ltt_event_on(const volatile uint32_t *flag)
+{
+	return *flag != 0;
+}
+
+#define LTT_EVENT_LOG(fd, flag, data, size)				\
+	(ltt_event_on(flag) ? ltt_event_log_now((fd), (data), (size)) : 0)
+
 /* ------------------------------------------------------------------ */
 /* The recorder: a session streamed into a trace directory             */
 
