@@ -282,8 +282,12 @@ static void ltt_fs_select(long nfds, const void __user *ut,
 	ltt_log_fs_select(&rec);
 }
 
-/* ppc64 wants old_select() too, for its compat table only. */
-#if defined(__ARCH_WANT_SYS_OLD_SELECT) && BITS_PER_LONG == 32
+/*
+ * ppc64 wants old_select() too, for its compat table only; ARM's EABI
+ * has the code but no __NR_select.
+ */
+#if defined(__ARCH_WANT_SYS_OLD_SELECT) && BITS_PER_LONG == 32 && \
+	defined(__NR_select)
 #define LTT_OLD_SELECT
 #endif
 
