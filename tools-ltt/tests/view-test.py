@@ -54,6 +54,13 @@ def expected(ltt, trace):
     syscall = re.search(r"System calls by name:\n.*\n\s*(\d+)\s+(\S+)\s+\d+", stats)
     custom = re.search(r"Custom events:\n.*\n((?:\s*\d+\s+\S+\n)+)", stats)
     marks = sum(int(l.split()[0]) for l in custom.group(1).splitlines()) if custom else 0
+    # the file-system changes are marks too (timeline.c's mark_events)
+    by_type = re.search(r"Events by type:\n.*\n((?:\s*\d+\s+\S+\n)+)", stats)
+    changes = ("fs_rename", "fs_unlink", "fs_rmdir", "fs_mkdir", "fs_link",
+               "fs_symlink", "fs_truncate", "fs_chmod", "fs_chown", "fs_mmap_write")
+    if by_type:
+        marks += sum(int(l.split()[0]) for l in by_type.group(1).splitlines()
+                     if l.split()[1] in changes)
     return {"cpus": sorted(cpus), "lost": lost, "marks": marks,
             "pid": int(procs.group(1)) if procs else None,
             "comm": procs.group(2) if procs else None,
@@ -88,7 +95,7 @@ def test_trace(b, ltt, trace, out):
     check("%s: CPU lanes hold slices" % name,
           all(l["slices"] > 0 for l in lanes if l["kind"] == "cpu"))
     marks = [l["slices"] for l in lanes if l["kind"] == "marks"]
-    check("%s: %d custom events as flags" % (name, exp["marks"]),
+    check("%s: %d custom events and file changes as flags" % (name, exp["marks"]),
           marks == ([exp["marks"]] if exp["marks"] else []), "marks lane: %s" % marks)
     lost = [x for x in b.eval("lttView.search('lost')") if x["type"] == "lost"]
     check("%s: %d lost ranges marked" % (name, exp["lost"]), len(lost) == exp["lost"],
