@@ -96,7 +96,8 @@ static void ltt_fs_log_two_names(unsigned int id, const void *rec,
 {
 	struct ltt_rec_fs_newname nrec = { .ret = ret };
 
-	guard(preempt)();
+	/* Back to back: no interrupt's event between the two. */
+	guard(irqsave)();
 	ltt_write(id, rec, len, name);
 	ltt_log_fs_newname(&nrec, newname);
 }
