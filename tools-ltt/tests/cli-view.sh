@@ -18,15 +18,7 @@ pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# check NAME EXPECTED ACTUAL
-check() {
-	if [[ $2 == "$3" ]]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "cli-view.sh: FAIL $1: expected \"$2\", got \"$3\"" >&2
-	fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 # The view's data: "calls syscalls slices lost marks tasks" as decoded.
 view_data() {

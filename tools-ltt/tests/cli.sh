@@ -19,15 +19,7 @@ lttd=$(dirname "$ltt")/lttd
 fx=$(dirname "$0")/fixtures
 pass=0 fail=0
 
-# check NAME EXPECTED ACTUAL
-check() {
-	if [[ $2 == "$3" ]]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "cli.sh: FAIL $1: expected \"$2\", got \"$3\"" >&2
-	fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 lines() { "$@" 2>/dev/null | wc -l; }
 

@@ -25,14 +25,7 @@ pass=0 fail=0
 tmp=$(mktemp -d /tmp/ltt-relayd-test.XXXXXX)
 relayd_pid=
 
-check() {
-	if [[ $2 == "$3" ]]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "relayd.sh: FAIL $1: expected \"$2\", got \"$3\"" >&2
-	fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 cleanup() {
 	[[ -n $relayd_pid ]] && kill "$relayd_pid" 2>/dev/null

@@ -25,15 +25,7 @@ pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# check NAME EXPECTED ACTUAL
-check() {
-	if [[ $2 == "$3" ]]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "snapshot.sh: FAIL $1: expected \"$2\", got \"$3\"" >&2
-	fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 # The packet numbers of a stream file, "0 1 2 ...", and its events.
 seqs() {
