@@ -42,6 +42,8 @@
 # user_events' enable words clear), ltt-on (lttd --discard -e the event),
 # marker (ftrace's trace_marker) and uev-on (the user event enabled), the
 # ftrace variants with one reader per CPU to /dev/null.
+# ltt-two (flood and mixed): two sessions recording the same events at
+# once, each with its own lttd --discard: what a second session costs.
 
 set -e
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -241,6 +243,23 @@ run() {
 		ftrace_events $ft_ev >/dev/null
 		$cmd >$W/out
 		echo >$T/set_event ;;
+	ltt-two)
+		# Two sessions recording the same events: the first around
+		# the second, which runs the workload; the events of both.
+		rm -f $W/two.ready
+		# shellcheck disable=SC2086
+		$ON1 lttd --discard $ltt_ev -- \
+			sh -c "echo \$\$ >$W/two.tmp; mv $W/two.tmp $W/two.ready; exec sleep 3600" \
+			2>$W/lttd2.err &
+		two=$!
+		until [ -e $W/two.ready ]; do sleep 0.05; done
+		# shellcheck disable=SC2086
+		$ON1 lttd --discard $ltt_ev -- $cmd >$W/out 2>$W/lttd.err
+		kill "$(cat $W/two.ready)"
+		wait "$two" || true
+		set -- $(lttd_totals $W/lttd.err) $(lttd_totals $W/lttd2.err)
+		e1=${1#events=} l1=${2#lost=} e2=${3#events=} l2=${4#lost=}
+		more="events=$((e1 + e2)) lost=$((l1 + l2)) events1=$e1 events2=$e2" ;;
 	ltt-tmpfs)
 		# shellcheck disable=SC2086
 		$ON1 lttd -o $W/trace $ltt_ev -- $cmd >$W/out 2>$W/lttd.err
@@ -269,11 +288,12 @@ variants() {
 	k=$1
 	if [ "$2" = flood ]; then
 		set -- untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs \
-			ltt-norec ftrace-norec
+			ltt-norec ftrace-norec ltt-two
 	elif [ "$2" = uevent ]; then
 		set -- empty ltt-off uev-off ltt-on marker uev-on
 	else
-		set -- untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs
+		set -- untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs \
+			ltt-two
 	fi
 	k=$(((k - 1) % $#))
 	while [ "$k" -gt 0 ]; do
