@@ -26,6 +26,14 @@
 #   LTT_BENCH_DISABLED  flood calls,runs of the disabled cost (default 2000000,5;
 #                       each run is a flood and a mixed workload)
 #   LTT_BENCH_OUT       where the table goes (default BENCHMARKS.md)
+#
+#   scripts/bench.sh --profile   (make profile) one icount boot of the
+#                       bench kernel under the insnprof plugin: the
+#                       flood's instructions per event, function by
+#                       function, for each of LTT_PROFILE_VARIANTS (default
+#                       untraced,ltt-norec,ltt-discard,ltt-two,ftrace-discard),
+#                       floods of LTT_BENCH_FLOOD calls (default 200000); the
+#                       blocks of the functions LTT_PROFILE_FUNCS="f g" too
 # The guest: LTT_SMP and LTT_MEM as for scripts/boot.sh.  Every boot's
 # console is kept in build/bench/.
 
@@ -38,6 +46,7 @@ ROUNDS=${LTT_BENCH_ROUNDS:-3}
 FLOOD=${LTT_BENCH_FLOOD:-1000000}
 MIXED=${LTT_BENCH_MIXED:-300,100}
 DISABLED=${LTT_BENCH_DISABLED:-2000000,5}
+PROFILE=${LTT_PROFILE_VARIANTS:-untraced,ltt-norec,ltt-discard,ltt-two,ftrace-discard}
 REPORT=${LTT_BENCH_OUT:-$LTT_ROOT/BENCHMARKS.md}
 # Each boot's work must end within guest-init's script timeout (300 s).
 export LTT_BOOT_TIMEOUT=${LTT_BOOT_TIMEOUT:-900}
@@ -169,8 +178,40 @@ host_info() {
 	echo "cpu_boots=$CPU_BOOTS"
 }
 
+# make profile: one icount boot of the bench kernel with the insnprof
+# plugin, and where each variant's instructions per event go, function by
+# function (scripts/bench/profile.py), into $OUT/profile.txt.
+profile() {
+	local start=$SECONDS plugin=$OUT/insnprof.so mark funcs
+
+	FLOOD=${LTT_BENCH_FLOOD:-200000}
+	read -ra funcs <<<"${LTT_PROFILE_FUNCS:-}"
+	mkdir -p "$OUT"
+	make -C "$LTT_ROOT/tools-ltt" -s static
+	build_guest_program
+	LTT_FLAVOUR=bench "$LTT_ROOT/scripts/kernel.sh"
+	LTT_FLAVOUR=bench LTT_INITRAMFS_EXTRA=$OUT/root "$LTT_ROOT/scripts/initramfs.sh"
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
+		-o "$plugin" "$LTT_ROOT/scripts/bench/insnprof.c"
+	mark=0x$(nm "$OUT/root/usr/bin/ltt-bench" | awk '$3 == "prof_mark" { print $1 }')
+	[[ $mark != 0x ]] || die "no prof_mark in ltt-bench"
+	rm -f "$OUT/results" "$OUT/blocks"
+	LTT_APPEND="nokaslr ltt.bench_profile=$PROFILE ${LTT_APPEND:-}" \
+	LTT_QEMU_ARGS="-plugin $plugin,mark=$mark,out=$OUT/blocks ${LTT_QEMU_ARGS:-}" \
+		boot bench profile icount 1
+	python3 "$LTT_ROOT/scripts/bench/profile.py" "$OUT/blocks" "$OUT/results" \
+		"$LTT_BUILD/kobj-bench/System.map" "$OUT/root/usr/bin/ltt-bench" "${funcs[@]}" |
+		tee "$OUT/profile.txt"
+	log "profile in ${OUT#"$LTT_ROOT"/}/profile.txt, $(elapsed "$start")"
+}
+
 main() {
 	local start=$SECONDS n
+
+	if [[ ${1:-} == --profile ]]; then
+		profile
+		return
+	fi
 
 	mkdir -p "$OUT"
 	host_info >"$OUT/host"

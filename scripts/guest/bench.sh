@@ -8,8 +8,11 @@
 #   BENCH case=CASE variant=VARIANT round=N ns=... [events= bytes= lost=]
 #
 # Kernel command line (all optional):
-#   ltt.bench=full|disabled   full: the disabled-cost floods, then the
-#                             rounds; disabled: the floods only (default full)
+#   ltt.bench=full|disabled|profile
+#                             full: the disabled-cost floods, then the
+#                             rounds; disabled: the floods only (default
+#                             full); profile: one flood of each variant
+#                             of ltt.bench_profile=V,V (make profile)
 #   ltt.bench_kernel=NAME     the flavour, for the disabled-cost lines
 #   ltt.bench_rounds=R        rounds of every case and variant (default 3)
 #   ltt.bench_cases=C,C       the cases of the rounds (default flood,mixed)
@@ -91,6 +94,7 @@ CPUS=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
 # The consumers' CPU: the workloads pin themselves to CPU 0.
 ON1=
 [ "$CPUS" -gt 1 ] && ON1="taskset -c 1"
+PROFILE=$(arg bench_profile untraced,ltt-norec,ltt-discard,ltt-two,ftrace-discard | tr , ' ')
 LTT_BENCH_MARK=$(arg bench_mark 300)
 export LTT_BENCH_MARK
 
@@ -315,8 +319,9 @@ main() {
 		"uevent_calls=$UEVENT_N"
 	# The disabled cost: the flood, and the mixed workload (which goes
 	# through LTT's direct hooks: traps, the tick, schedule_timeout()).
-	ltt-bench mixed "$MIXED_N" "$MIXED_WORK" >/dev/null
+	[ "$MODE" = profile ] || ltt-bench mixed "$MIXED_N" "$MIXED_WORK" >/dev/null
 	i=1
+	[ "$MODE" = profile ] && i=$((DISABLED_REPS + 1))
 	while [ $i -le "$DISABLED_REPS" ]; do
 		ltt-bench flood "$DISABLED_N" >$W/out
 		echo "BENCH case=disabled variant=$KERNEL round=$i calls=$DISABLED_N ns=$(ns_of $W/out)"
@@ -324,7 +329,7 @@ main() {
 		echo "BENCH case=disabled-mixed variant=$KERNEL round=$i calls=1 ns=$(ns_of $W/out)"
 		i=$((i + 1))
 	done
-	[ "$MODE" = full ] || return 0
+	[ "$MODE" = full ] || [ "$MODE" = profile ] || return 0
 
 	# shellcheck disable=SC2086
 	echo "BENCH-INFO ftrace_mixed_events=$(ftrace_events $FTRACE_MIXED | tr '\n' ,)" \
@@ -335,6 +340,15 @@ main() {
 	echo "BENCH-INFO ftrace_buffer_kb=$FT_DEFAULT_KB flood_buffer_mib=$FLOOD_BUF"
 	# Warm up: page cache, first execs, the sockets' and ftrace's buffers.
 	echo "# bench: warming up"
+	if [ "$MODE" = profile ]; then
+		# make profile: one flood of each variant, in this order, each
+		# a window of the plugin's counts (round 0 the warm-up).
+		run flood ftrace-discard 0
+		for v in $PROFILE; do
+			run flood "$v" 1
+		done
+		return 0
+	fi
 	run flood ftrace-discard 0 >/dev/null
 	case " $CASES " in
 	*" mixed "*)
