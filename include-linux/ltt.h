@@ -9,15 +9,33 @@
 #ifndef _LINUX_LTT_H
 #define _LINUX_LTT_H
 
+#include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/err.h>
 #include <linux/types.h>
 #include <uapi/linux/ltt.h>
 
 #ifdef CONFIG_LTT
+/* The events that some recording session takes (kernel/ltt/write.c). */
+extern unsigned long ltt_wanted[BITS_TO_LONGS(LTT_EVENTS_MAX)];
+
 void __ltt_write(unsigned int id, const void *rec, unsigned int len,
 		 const char *str);
+
+/*
+ * Does some recording session take event @id?  A bit test, so that an
+ * event nobody takes costs no call; the sessions' own filters decide.
+ */
+static __always_inline bool ltt_wants(unsigned int id)
+{
+	return test_bit(id, ltt_wanted);
+}
 #else
+static inline bool ltt_wants(unsigned int id)
+{
+	return false;
+}
+
 static inline void __ltt_write(unsigned int id, const void *rec,
 			       unsigned int len, const char *str)
 {
@@ -28,7 +46,8 @@ static inline void __ltt_write(unsigned int id, const void *rec,
 static __always_inline void ltt_write(unsigned int id, const void *rec,
 				      unsigned int len, const char *str)
 {
-	__ltt_write(id, rec, len, str);
+	if (ltt_wants(id))
+		__ltt_write(id, rec, len, str);
 }
 
 /* Event ids, LTT_EV_<name>, in registry order. */

@@ -292,7 +292,8 @@ int ltt_buf_write(struct ltt_buf *buf, unsigned int id, const void *rec,
 		  unsigned int len, const char *str, unsigned int slen)
 {
 	unsigned int ctx = 1U << interrupt_context_level();
-	struct lb_slot slot;
+	/* Filled in by lb_reserve(): not zeroed at every event. */
+	struct lb_slot slot __uninitialized;
 	u8 *p;
 	u32 word;
 	u16 id16;

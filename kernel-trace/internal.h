@@ -156,7 +156,7 @@ extern bool ltt_attached;
 int ltt_boot_take(void);
 
 /* write.c */
-bool ltt_event_enabled(unsigned int id);
+void ltt_recording_masks_changed(void);
 bool ltt_task_passes(struct ltt_session *s, struct task_struct *t);
 void ltt_session_write(struct ltt_session *s, unsigned int id,
 		       const void *rec, unsigned int len, const char *str);

@@ -61,7 +61,7 @@ void __ltt_fs_open(int fd, unsigned int flags, const char *name,
 	char buf[LTT_STRING_MAX], *p = ERR_PTR(-ENOENT);
 	struct inode *inode;
 
-	if (!ltt_event_enabled(LTT_EV_fs_open))
+	if (!ltt_wants(LTT_EV_fs_open))
 		return;
 	if (!IS_ERR(file)) {
 		inode = file_inode(file);
@@ -83,7 +83,7 @@ void __ltt_fs_open(int fd, unsigned int flags, const char *name,
 /* Is event @id, or the fs_newname that follows it, recorded now? */
 static bool ltt_fs_names_enabled(unsigned int id)
 {
-	return ltt_event_enabled(id) || ltt_event_enabled(LTT_EV_fs_newname);
+	return ltt_wants(id) || ltt_wants(LTT_EV_fs_newname);
 }
 
 /*
@@ -155,13 +155,13 @@ void __ltt_fs_unlink(const struct path *dir, const struct qstr *last,
 	if (rmdir) {
 		struct ltt_rec_fs_rmdir rec = { .ret = ret };
 
-		if (!ltt_event_enabled(LTT_EV_fs_rmdir))
+		if (!ltt_wants(LTT_EV_fs_rmdir))
 			return;
 		ltt_log_fs_rmdir(&rec, ltt_path_name(name, dir, last));
 	} else {
 		struct ltt_rec_fs_unlink rec = { .ret = ret };
 
-		if (!ltt_event_enabled(LTT_EV_fs_unlink))
+		if (!ltt_wants(LTT_EV_fs_unlink))
 			return;
 		ltt_log_fs_unlink(&rec, ltt_path_name(name, dir, last));
 	}
@@ -173,7 +173,7 @@ void __ltt_fs_mkdir(const struct path *dir, const struct qstr *last,
 	struct ltt_rec_fs_mkdir rec = { .ret = ret, .mode = mode };
 	char name[LTT_STRING_MAX];
 
-	if (ltt_event_enabled(LTT_EV_fs_mkdir))
+	if (ltt_wants(LTT_EV_fs_mkdir))
 		ltt_log_fs_mkdir(&rec, ltt_path_name(name, dir, last));
 }
 
@@ -182,7 +182,7 @@ void __ltt_fs_truncate(const struct path *path, loff_t length, int ret)
 	struct ltt_rec_fs_truncate rec = { .ret = ret, .length = length };
 	char name[LTT_STRING_MAX];
 
-	if (ltt_event_enabled(LTT_EV_fs_truncate))
+	if (ltt_wants(LTT_EV_fs_truncate))
 		ltt_log_fs_truncate(&rec, ltt_path_name(name, path, NULL));
 }
 
@@ -191,7 +191,7 @@ void __ltt_fs_chmod(const struct path *path, umode_t mode, int ret)
 	struct ltt_rec_fs_chmod rec = { .ret = ret, .mode = mode };
 	char name[LTT_STRING_MAX];
 
-	if (ltt_event_enabled(LTT_EV_fs_chmod))
+	if (ltt_wants(LTT_EV_fs_chmod))
 		ltt_log_fs_chmod(&rec, ltt_path_name(name, path, NULL));
 }
 
@@ -205,7 +205,7 @@ void __ltt_fs_chown(const struct path *path, uid_t user, gid_t group,
 	};
 	char name[LTT_STRING_MAX];
 
-	if (ltt_event_enabled(LTT_EV_fs_chown))
+	if (ltt_wants(LTT_EV_fs_chown))
 		ltt_log_fs_chown(&rec, ltt_path_name(name, path, NULL));
 }
 
@@ -231,7 +231,7 @@ void __ltt_fs_mmap(struct file *file, unsigned long fd, unsigned long len,
 	    (flags & MAP_ANONYMOUS) ||
 	    (type != MAP_SHARED && type != MAP_SHARED_VALIDATE))
 		return;
-	if (ltt_event_enabled(LTT_EV_fs_mmap_write))
+	if (ltt_wants(LTT_EV_fs_mmap_write))
 		ltt_log_fs_mmap_write(&rec,
 				      ltt_path_name(name, &file->f_path, NULL));
 }
@@ -277,7 +277,7 @@ static void ltt_fs_select(long nfds, const void __user *ut,
 {
 	struct ltt_rec_fs_select rec = { .nfds = nfds };
 
-	if (!ltt_event_enabled(LTT_EV_fs_select))
+	if (!ltt_wants(LTT_EV_fs_select))
 		return;
 	rec.timeout_us = ltt_user_timeout_us(ut, type);
 	ltt_log_fs_select(&rec);
@@ -304,7 +304,7 @@ static void ltt_fs_old_select(const void __user *uarg)
 		unsigned long inp, outp, exp, tvp;
 	} arg;
 
-	if (!ltt_event_enabled(LTT_EV_fs_select))
+	if (!ltt_wants(LTT_EV_fs_select))
 		return;
 	if (copy_from_user_nofault(&arg, uarg, sizeof(arg)))
 		arg = (typeof(arg)){ .n = -1, .tvp = 0 };
@@ -423,7 +423,7 @@ static void __maybe_unused ltt_fs_llseek(long fd, long ret,
 	struct ltt_rec_fs_seek rec = { .fd = fd, .offset = ret };
 	loff_t off;
 
-	if (!ltt_event_enabled(LTT_EV_fs_seek))
+	if (!ltt_wants(LTT_EV_fs_seek))
 		return;
 	if (!ret && !copy_from_user_nofault(&off, result, sizeof(off)))
 		rec.offset = off;

@@ -19,12 +19,14 @@
 static DECLARE_BITMAP(ltt_enter_underived, NR_syscalls);
 static DECLARE_BITMAP(ltt_exit_underived, NR_syscalls);
 
-/* May a native call @nr derive events, as far as @underived knows? */
+/*
+ * May native call @nr derive events, as far as @underived knows?  The
+ * probes have sent the compat calls their own way already.
+ */
 static __always_inline bool ltt_may_derive(long nr,
 					   const unsigned long *underived)
 {
-	return !in_compat_syscall() && nr >= 0 && nr < NR_syscalls &&
-	       !test_bit(nr, underived);
+	return nr >= 0 && nr < NR_syscalls && !test_bit(nr, underived);
 }
 
 /*
@@ -49,13 +51,17 @@ static noinline void ltt_sys_enter_compat(struct pt_regs *regs, long id)
 	ltt_log_syscall_entry_compat(&rec);
 }
 
+/*
+ * The arguments are read only for the calls that derive events; the
+ * arrays are not zeroed at every call (INIT_STACK_ALL_ZERO) for that.
+ */
 static void ltt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct ltt_rec_syscall_entry rec = {
 		.id = id,
 		.ip = instruction_pointer(regs),
 	};
-	unsigned long a[6];
+	unsigned long a[6] __uninitialized;
 
 	if (unlikely(in_compat_syscall())) {
 		ltt_sys_enter_compat(regs, id);
@@ -81,7 +87,7 @@ static noinline void ltt_sys_exit_compat(struct pt_regs *regs, long ret)
 static void ltt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	struct ltt_rec_syscall_exit rec = { .ret = ret };
-	unsigned long a[6];
+	unsigned long a[6] __uninitialized;
 	long nr;
 	bool derived;
 

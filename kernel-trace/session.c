@@ -438,8 +438,12 @@ int ltt_session_set_events(struct ltt_session *s, const u64 __user *umask,
 	if (s->user)
 		ltt_user_mask(mask);
 
-	scoped_guard(mutex, &s->lock)
+	scoped_guard(mutex, &ltt_record_lock) {
+		guard(mutex)(&s->lock);
 		bitmap_copy(s->mask, mask, LTT_EVENTS_MAX);
+		if (s->state == LTT_SESSION_RECORDING)
+			ltt_recording_masks_changed();
+	}
 	ltt_enable_sync();
 	return 0;
 }

@@ -21,6 +21,37 @@
 #include "internal.h"
 
 struct ltt_recording __rcu *ltt_recording;
+unsigned long ltt_wanted[BITS_TO_LONGS(LTT_EVENTS_MAX)];
+
+/*
+ * ltt_wanted becomes the union of the masks of @r's sessions
+ * (ltt_record_lock held).  A word at a time: a bit set before and after
+ * never reads clear.
+ */
+static void ltt_wanted_update(const struct ltt_recording *r)
+{
+	static DECLARE_BITMAP(want, LTT_EVENTS_MAX);
+	unsigned int i;
+
+	lockdep_assert_held(&ltt_record_lock);
+	bitmap_zero(want, LTT_EVENTS_MAX);
+	for (i = 0; r && i < r->n; i++)
+		if (r->s[i])
+			bitmap_or(want, want, r->s[i]->mask, LTT_EVENTS_MAX);
+	for (i = 0; i < ARRAY_SIZE(ltt_wanted); i++)
+		WRITE_ONCE(ltt_wanted[i], want[i]);
+}
+
+/**
+ * ltt_recording_masks_changed - a recording session's mask changed
+ *
+ * Called with ltt_record_lock held, after the mask is written.
+ */
+void ltt_recording_masks_changed(void)
+{
+	ltt_wanted_update(rcu_dereference_protected(ltt_recording,
+						    lockdep_is_held(&ltt_record_lock)));
+}
 
 /* Do the current task, or @other, pass the session's pid filter? */
 static __always_inline bool ltt_pid_match(struct ltt_session *s,
@@ -159,6 +190,8 @@ void ltt_write_sched_change(struct task_struct *prev,
 	struct ltt_buf *buf;
 	unsigned int i;
 
+	if (!ltt_wants(LTT_EV_sched_change))
+		return;
 	guard(preempt_notrace)();
 	r = rcu_dereference_sched(ltt_recording);
 	for (i = 0; i < ltt_recording_n(r); i++) {
@@ -189,6 +222,8 @@ void ltt_write_signal(int sig, int code, struct task_struct *target)
 	struct ltt_buf *buf;
 	unsigned int i;
 
+	if (!ltt_wants(LTT_EV_process_signal))
+		return;
 	guard(preempt_notrace)();
 	r = rcu_dereference_sched(ltt_recording);
 	for (i = 0; i < ltt_recording_n(r); i++) {
@@ -202,29 +237,6 @@ void ltt_write_signal(int sig, int code, struct task_struct *target)
 		ltt_buf_write(buf, LTT_EV_process_signal, &rec, sizeof(rec),
 			      NULL, 0);
 	}
-}
-
-/**
- * ltt_event_enabled - would an event of this id be recorded now?
- * @id: the event id
- *
- * Lets a probe skip costly work (copying a name from user space) for an
- * event that every recording session masks off.
- */
-bool ltt_event_enabled(unsigned int id)
-{
-	struct ltt_recording *r;
-	struct ltt_session *s;
-	unsigned int i;
-
-	guard(preempt_notrace)();
-	r = rcu_dereference_sched(ltt_recording);
-	for (i = 0; i < ltt_recording_n(r); i++) {
-		s = ltt_recording_at(r, i);
-		if (s && test_bit(id, s->mask))
-			return true;
-	}
-	return false;
 }
 
 /**
@@ -293,6 +305,8 @@ void ltt_write_custom(unsigned int id, bool user, const void *data,
 	struct ltt_buf *buf;
 	unsigned int i;
 
+	if (!ltt_wants(id))
+		return;
 	guard(preempt_notrace)();
 	r = rcu_dereference_sched(ltt_recording);
 	for (i = 0; i < ltt_recording_n(r); i++) {
@@ -378,6 +392,7 @@ int ltt_recording_add(struct ltt_session *s)
 			new->s[n++] = old->s[i];
 	new->s[n++] = s;
 	new->n = n;
+	ltt_wanted_update(new);
 	rcu_assign_pointer(ltt_recording, new);
 	if (old)
 		kfree_rcu(old, rcu);
@@ -404,6 +419,7 @@ void ltt_recording_del(struct ltt_session *s)
 		for (i = 0; i < old->n; i++)
 			if (old->s[i] == s)
 				WRITE_ONCE(old->s[i], NULL);
+		ltt_wanted_update(old);
 		return;
 	}
 	for (i = 0; new && i < old->n; i++)
@@ -412,5 +428,6 @@ void ltt_recording_del(struct ltt_session *s)
 	if (new)
 		new->n = n;
 	rcu_assign_pointer(ltt_recording, new);
+	ltt_wanted_update(new);
 	kfree_rcu(old, rcu);
 }

@@ -253,6 +253,44 @@ out:
 }
 
 /*
+ * Events nobody takes cost the probes a bit test (ltt_wants()), so a
+ * mask widened while recording must reach that test: two sessions take
+ * only process events, then one takes the system calls as well, with no
+ * START between; it gets the calls made after, and the other none.
+ */
+TEST(a_mask_widened_while_recording_takes_effect)
+{
+	static const char *const both[] = { "syscall_entry", "syscall_exit",
+					     "process_fork", NULL };
+	struct ltt_session a, b;
+	struct ltt_trace ta = { 0 }, tb = { 0 };
+	struct worker w;
+
+	ASSERT_EQ(0, worker_start(&w, CALLS));
+	if (ltt_session_open(&a, NULL) == LTT_UNAVAILABLE)
+		SKIP(goto out, "%s", ltt_err);
+	ltt_session_close(&a);
+	open_one(_metadata, &a, w.pid, process);
+	open_one(_metadata, &b, w.pid, process);
+	ASSERT_EQ(0, ltt_start(a.fd));
+	ASSERT_EQ(0, ltt_start(b.fd));
+	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ASSERT_EQ(0, ltt_set_events(&b, both)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ltt_stop_and_read(_metadata, &a, &ta);
+	ltt_stop_and_read(_metadata, &b, &tb);
+	EXPECT_EQ((size_t)0, getppids(&a.reg, &ta)) TH_LOG("a: masked off");
+	EXPECT_EQ((size_t)CALLS, getppids(&b.reg, &tb))
+		TH_LOG("b: the calls after its mask took them");
+	ltt_trace_free(&ta);
+	ltt_trace_free(&tb);
+	ltt_session_close(&a);
+	ltt_session_close(&b);
+out:
+	worker_end(&w);
+}
+
+/*
  * The same session started twice is EBUSY; a stopped one starts again
  * beside another that kept recording, and both still count exactly.
  */
