@@ -256,7 +256,7 @@ static void take_trigger_snapshot(const struct lttd_config *cfg,
 		snprintf(why, sizeof(why), "event %s, +%u coalesced", name, n - 1);
 	else
 		snprintf(why, sizeof(why), "event %s", name);
-	trigger_take(trig);
+	trigger_take(trig, now_ns());
 	if (lost > said_lost) {
 		say(cfg, "--snapshot-on: the watching session lost %llu events (its buffer was full): triggers may have been missed",
 		    (unsigned long long)lost);

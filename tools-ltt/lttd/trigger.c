@@ -54,6 +54,7 @@ struct trigger {
 	struct trig_id *ids;		/* LTT_EVENTS_MAX of them */
 	unsigned int pending;
 	int first;			/* index of the first pending, -1 */
+	uint64_t covered;		/* triggers before: in a snapshot already */
 	uint64_t lost;
 	bool said_bad;
 };
@@ -255,7 +256,9 @@ static void t_scan(struct trigger *t, const struct trig_cpu *c,
 		   const unsigned char *pkt, size_t size)
 {
 	const struct ltt_packet_header *h = (const void *)pkt;
+	const uint64_t ts_mask = (1ULL << LTT_HDR_TS_BITS) - 1;
 	size_t end, off = sizeof(*h);
+	uint64_t ts;
 	unsigned int n;
 
 	if (size < sizeof(*h) || h->magic != LTT_PACKET_MAGIC) {
@@ -269,6 +272,7 @@ static void t_scan(struct trigger *t, const struct trig_cpu *c,
 		t->lost += h->events_discarded - c->discarded;
 		((struct trig_cpu *)c)->discarded = h->events_discarded;
 	}
+	ts = h->timestamp_begin;
 	for (n = 0; n < h->events && off + LTT_HDR_COMPACT_SIZE <= end; n++) {
 		const struct trig_id *d;
 		uint32_t hdr;
@@ -283,9 +287,15 @@ static void t_scan(struct trigger *t, const struct trig_cpu *c,
 				return;
 			}
 			memcpy(&id16, pkt + off + 4, 2);
+			memcpy(&ts, pkt + off + 6, 8);
 			id = id16;
 			off += LTT_HDR_EXTENDED_SIZE;
 		} else {
+			uint64_t prev = ts;
+
+			ts = (prev & ~ts_mask) | (hdr >> LTT_HDR_ID_BITS);
+			if (ts < prev)
+				ts += 1ULL << LTT_HDR_TS_BITS;
 			off += LTT_HDR_COMPACT_SIZE;
 		}
 		d = id < LTT_EVENTS_MAX ? t_lookup(t, id) : NULL;
@@ -307,7 +317,8 @@ static void t_scan(struct trigger *t, const struct trig_cpu *c,
 			}
 			off = nul - pkt + 1;
 		}
-		if (d->match >= 0) {
+		/* one from before the last snapshot began is in it */
+		if (d->match >= 0 && ts >= t->covered) {
 			if (!t->pending++)
 				t->first = d->match;
 		}
@@ -395,8 +406,9 @@ unsigned int trigger_pending(const struct trigger *t, const char **name)
 	return t->pending;
 }
 
-void trigger_take(struct trigger *t)
+void trigger_take(struct trigger *t, uint64_t now)
 {
+	t->covered = now;
 	t->pending = 0;
 	t->first = -1;
 }

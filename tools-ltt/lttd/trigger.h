@@ -61,8 +61,13 @@ int trigger_finish(struct trigger *t);
  */
 unsigned int trigger_pending(const struct trigger *t, const char **name);
 
-/* Forget the pending triggers (a snapshot was taken for them). */
-void trigger_take(struct trigger *t);
+/*
+ * Forget the pending triggers: a snapshot is taken for them, that began
+ * at @now (CLOCK_MONOTONIC, the trace clock, read before its
+ * LTT_BUF_SNAPSHOT): the triggers recorded before @now are in it, and
+ * those the watcher finds later are not counted again.
+ */
+void trigger_take(struct trigger *t, uint64_t now);
 
 /* Events the watcher lost (its buffer full): triggers may be missed. */
 uint64_t trigger_lost(const struct trigger *t);
