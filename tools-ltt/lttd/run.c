@@ -239,6 +239,7 @@ static uint64_t trigger_interval(const struct lttd_config *cfg)
 /*
  * The snapshot of the triggers seen since the last: its reason "event
  * NAME" names the first, "event NAME, +N coalesced" counts the others.
+ * Those recorded before it began, found later, are in it: not counted.
  */
 static void take_trigger_snapshot(const struct lttd_config *cfg,
 				  struct trigger *trig, struct snapshots *sn,
@@ -247,7 +248,7 @@ static void take_trigger_snapshot(const struct lttd_config *cfg,
 	const char *name;
 	unsigned int n = trigger_pending(trig, &name);
 	char why[LTT_NAME_MAX + 64];
-	uint64_t lost = trigger_lost(trig);
+	uint64_t lost = trigger_lost(trig), began = now_ns();
 	static uint64_t said_lost;
 
 	if (!n)
@@ -256,7 +257,7 @@ static void take_trigger_snapshot(const struct lttd_config *cfg,
 		snprintf(why, sizeof(why), "event %s, +%u coalesced", name, n - 1);
 	else
 		snprintf(why, sizeof(why), "event %s", name);
-	trigger_take(trig, now_ns());
+	trigger_take(trig, began);
 	if (lost > said_lost) {
 		say(cfg, "--snapshot-on: the watching session lost %llu events (its buffer was full): triggers may have been missed",
 		    (unsigned long long)lost);
@@ -293,10 +294,15 @@ static int run_loop(struct lttd_config *cfg, struct ltt_recorder *rec,
 			if (!ltt_recorder_overwrite(rec)) {
 				say(cfg, "SIGUSR1: snapshots are for --overwrite sessions; ignored");
 			} else if (sn) {
+				uint64_t began = now_ns();
+
 				if (shown)
 					fputc('\n', stderr);
 				if (snapshots_take(sn, rec, "SIGUSR1", 0))
 					*snapshot_failed = true;
+				/* it holds the triggers recorded before it */
+				if (trig)
+					trigger_take(trig, began);
 			} else if (ltt_recorder_snapshot(rec)) {
 				/* the boot session's: into DIR's trace */
 				return -1;
