@@ -432,6 +432,15 @@ int lttd_run(struct lttd_config *cfg)
 
 	if (check_geometry(cfg) || check_snapshot_opts(cfg))
 		return 2;
+	if (cfg->n_triggers) {
+		const char *k = trigger_kernel_event(cfg->triggers, cfg->n_triggers);
+
+		if (k) {
+			say(cfg, "--snapshot-on %s: one of the kernel's events; only custom events (ltt log -e NAME, a program's own types) are triggers",
+			    k);
+			return 2;
+		}
+	}
 	if (cfg->rec.session.overwrite) {
 		sn = open_snapshots(cfg, &ro);
 		if (!sn)

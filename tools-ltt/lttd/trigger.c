@@ -108,6 +108,25 @@ static int t_first_custom(const struct trigger *t, unsigned int *first)
 	return 0;
 }
 
+const char *trigger_kernel_event(const char (*names)[LTT_NAME_MAX],
+				 unsigned int n)
+{
+	struct ltt_event_info ei;
+	unsigned int id, i;
+
+	for (id = 0;; id++) {
+		memset(&ei, 0, sizeof(ei));
+		ei.id = id;
+		if (ltt_syscall(LTT_CMD_EVENT_INFO, &ei, sizeof(ei)) ||
+		    ei.id != id || (ei.flags & LTT_EVENT_F_CUSTOM))
+			return NULL;
+		ei.name[LTT_NAME_MAX - 1] = '\0';
+		for (i = 0; i < n; i++)
+			if (!strcmp(ei.name, names[i]))
+				return names[i];
+	}
+}
+
 static int t_open_buffer(struct trigger *t, struct trig_cpu *c)
 {
 	struct epoll_event ev = { .events = EPOLLIN };

@@ -32,6 +32,13 @@ struct trigger;
 bool trigger_name_ok(const char *name);
 
 /*
+ * The first of @names that is one of the kernel's own events (which are
+ * no triggers: only custom events are), or NULL.
+ */
+const char *trigger_kernel_event(const char (*names)[LTT_NAME_MAX],
+				 unsigned int n);
+
+/*
  * The watcher session for @names (@n of them), with the pid filter
  * @pids (@n_pids; 0: none) of the flight recorder.  NULL on failure,
  * said with ltt_fail() (ltt_error()).

@@ -265,6 +265,10 @@ for bad in '' ',' 'a,,b' 'trig,' '9lives' 'no-dash' "$(printf 'x%.0s' {1..32})";
 	check "--snapshot-on '$bad': status" 2 "$rc"
 	check "--snapshot-on '$bad': message" 1 "$(grep -cE '^lttd: --snapshot-on.*(an empty event name|is not an event name|event names are shorter)' <<<"$out")"
 done
+out=$(fake_lttd "$tmp/kev.log" -- --overwrite -o "$tmp/x" --snapshot-on fake_custom,fake_event -- true 2>&1); rc=$?
+check "--snapshot-on a kernel event: status" 2 "$rc"
+check "--snapshot-on a kernel event: message" 1 "$(grep -c "^lttd: --snapshot-on fake_event: one of the kernel's events; only custom events" <<<"$out")"
+check "--snapshot-on a kernel event: nothing recorded" 0 "$(grep -c START "$tmp/kev.log" 2>/dev/null || echo 0)"
 out=$("$lttd" --overwrite -o "$tmp/x" --snapshot-on 2>&1); rc=$?
 check "--snapshot-on with no NAME: status" 2 "$rc"
 out=$("$lttd" --overwrite -o "$tmp/x" --max-snapshots 0 2>&1); rc=$?
