@@ -271,7 +271,7 @@ static void t_bad(struct trigger *t, const struct trig_cpu *c, const char *why,
 }
 
 /* Walk the records of one packet, counting the triggers. */
-static void t_scan(struct trigger *t, const struct trig_cpu *c,
+static void t_scan(struct trigger *t, struct trig_cpu *c,
 		   const unsigned char *pkt, size_t size)
 {
 	const struct ltt_packet_header *h = (const void *)pkt;
@@ -289,7 +289,7 @@ static void t_scan(struct trigger *t, const struct trig_cpu *c,
 		end = size;
 	if (h->events_discarded > c->discarded) {
 		t->lost += h->events_discarded - c->discarded;
-		((struct trig_cpu *)c)->discarded = h->events_discarded;
+		c->discarded = h->events_discarded;
 	}
 	ts = h->timestamp_begin;
 	for (n = 0; n < h->events && off + LTT_HDR_COMPACT_SIZE <= end; n++) {
