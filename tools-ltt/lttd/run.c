@@ -227,14 +227,55 @@ static bool command_ended(pid_t child, int *status)
 	return true;
 }
 
+/* The shortest time between two snapshots of triggers: a flush period. */
+static uint64_t trigger_interval(const struct lttd_config *cfg)
+{
+	uint32_t flush = cfg->rec.session.flush_ms ? cfg->rec.session.flush_ms :
+						     LTT_FLUSH_MS_DEFAULT;
+
+	return flush * 1000000ULL;
+}
+
+/*
+ * The snapshot of the triggers seen since the last: its reason "event
+ * NAME" names the first, "event NAME, +N coalesced" counts the others.
+ * Those recorded before it began, found later, are in it: not counted.
+ */
+static void take_trigger_snapshot(const struct lttd_config *cfg,
+				  struct trigger *trig, struct snapshots *sn,
+				  struct ltt_recorder *rec, bool *failed)
+{
+	const char *name;
+	unsigned int n = trigger_pending(trig, &name);
+	char why[LTT_NAME_MAX + 64];
+	uint64_t lost = trigger_lost(trig), began = now_ns();
+	static uint64_t said_lost;
+
+	if (!n)
+		return;
+	if (n > 1)
+		snprintf(why, sizeof(why), "event %s, +%u coalesced", name, n - 1);
+	else
+		snprintf(why, sizeof(why), "event %s", name);
+	trigger_take(trig, began);
+	if (lost > said_lost) {
+		say(cfg, "--snapshot-on: the watching session lost %llu events (its buffer was full): triggers may have been missed",
+		    (unsigned long long)lost);
+		said_lost = lost;
+	}
+	if (snapshots_take(sn, rec, why, 0))
+		*failed = true;
+}
+
 /* The loop proper; returns 0 or -1. */
 static int run_loop(struct lttd_config *cfg, struct ltt_recorder *rec,
 		    struct snapshots *sn, struct relayd *relay,
+		    struct trigger *trig,
 		    const sigset_t *unblocked, pid_t child, int *cmd_status,
 		    bool *snapshot_failed)
 {
 	uint64_t start = now_ns(), next_progress = start + 1000000000ULL;
-	uint64_t next_beacon = start;
+	uint64_t next_beacon = start, next_trigger = start;
 	uint64_t last_events = 0;
 	bool progress = !cfg->quiet && isatty(STDERR_FILENO), shown = false;
 
@@ -253,22 +294,48 @@ static int run_loop(struct lttd_config *cfg, struct ltt_recorder *rec,
 			if (!ltt_recorder_overwrite(rec)) {
 				say(cfg, "SIGUSR1: snapshots are for --overwrite sessions; ignored");
 			} else if (sn) {
+				uint64_t began = now_ns();
+
 				if (shown)
 					fputc('\n', stderr);
 				if (snapshots_take(sn, rec, "SIGUSR1", 0))
 					*snapshot_failed = true;
+				/* it holds the triggers recorded before it */
+				if (trig)
+					trigger_take(trig, began);
 			} else if (ltt_recorder_snapshot(rec)) {
 				/* the boot session's: into DIR's trace */
 				return -1;
 			}
+		}
+		if (trig && trigger_pending(trig, NULL) && now >= next_trigger) {
+			if (shown)
+				fputc('\n', stderr);
+			next_trigger = now + trigger_interval(cfg);
+			take_trigger_snapshot(cfg, trig, sn, rec, snapshot_failed);
 		}
 		if (progress && now >= next_progress) {
 			print_progress(rec, &last_events, now - start);
 			next_progress += 1000000000ULL;
 			shown = true;
 		}
-		if (ltt_recorder_pump(rec, 200, unblocked))
+		if (trig) {
+			/*
+			 * The flight recorder's buffers hand nothing over
+			 * while it records: wait on the watcher's, then
+			 * give the recorder its turn without waiting.
+			 */
+			int wait = 200;
+
+			if (trigger_pending(trig, NULL))
+				wait = next_trigger > now ?
+				       (int)((next_trigger - now) / 1000000) + 1 : 0;
+			if (trigger_pump(trig, wait, unblocked) ||
+			    ltt_recorder_pump(rec, 0, NULL))
+				return -1;
+		} else if (ltt_recorder_pump(rec, 200, unblocked)) {
 			return -1;
+		}
 		/* beacons for idle CPUs, reconnection: 5 times a second */
 		if (relay && now_ns() >= next_beacon) {
 			relayd_idle(relay, beacon_time(cfg));
@@ -316,6 +383,7 @@ static int check_snapshot_opts(const struct lttd_config *cfg)
 {
 	const char *opt = cfg->max_snapshots ? "--max-snapshots" :
 			  cfg->max_snapshots_size ? "--max-snapshots-size" :
+			  cfg->n_triggers ? "--snapshot-on" :
 			  cfg->no_exit_snapshot ? "--no-snapshot-on-exit" : NULL;
 
 	if (opt && !cfg->rec.session.overwrite) {
@@ -356,6 +424,7 @@ int lttd_run(struct lttd_config *cfg)
 	struct ltt_recorder *rec;
 	struct relayd *relay = NULL;
 	struct snapshots *sn = NULL;
+	struct trigger *trig = NULL;
 	sigset_t old, unblocked;
 	int go_fd = -1, cmd_status = 0, ret = 0;
 	bool snapshot_failed = false;
@@ -363,6 +432,15 @@ int lttd_run(struct lttd_config *cfg)
 
 	if (check_geometry(cfg) || check_snapshot_opts(cfg))
 		return 2;
+	if (cfg->n_triggers) {
+		const char *k = trigger_kernel_event(cfg->triggers, cfg->n_triggers);
+
+		if (k) {
+			say(cfg, "--snapshot-on %s: one of the kernel's events; only custom events (ltt log -e NAME, a program's own types) are triggers",
+			    k);
+			return 2;
+		}
+	}
 	if (cfg->rec.session.overwrite) {
 		sn = open_snapshots(cfg, &ro);
 		if (!sn)
@@ -399,9 +477,24 @@ int lttd_run(struct lttd_config *cfg)
 			return 1;
 		}
 	}
+	/* the watcher: a session of its own, started before the recorder */
+	if (cfg->n_triggers) {
+		trig = trigger_open(cfg->prog, cfg->triggers, cfg->n_triggers,
+				    cfg->pids, cfg->rec.n_pids);
+		if (!trig || trigger_start(trig)) {
+			trigger_close(trig);
+			if (relay)
+				relayd_close(relay, 0, NULL);
+			ltt_recorder_destroy(rec);
+			snapshots_close(sn);
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			return 1;
+		}
+	}
 	if (cfg->cmd) {
 		child = start_command(cfg, &old, &go_fd);
 		if (child < 0) {
+			trigger_close(trig);
 			if (relay)
 				relayd_close(relay, 0, NULL);
 			ltt_recorder_destroy(rec);
@@ -416,6 +509,7 @@ int lttd_run(struct lttd_config *cfg)
 			close(go_fd);	/* the command exits unrun */
 		if (child > 0)
 			waitpid(child, NULL, 0);
+		trigger_close(trig);
 		if (relay)
 			relayd_close(relay, 0, NULL);
 		ltt_recorder_destroy(rec);
@@ -425,13 +519,19 @@ int lttd_run(struct lttd_config *cfg)
 	}
 	if (go_fd >= 0 && write(go_fd, "g", 1) != 1)
 		say(cfg, "cannot start the command: %s", strerror(errno));
-	if (run_loop(cfg, rec, sn, relay, &unblocked, child, &cmd_status,
+	if (run_loop(cfg, rec, sn, relay, trig, &unblocked, child, &cmd_status,
 		     &snapshot_failed)) {
 		say(cfg, "%s", ltt_error());
 		ret = 1;
 	}
 	if (go_fd >= 0)
 		close(go_fd);
+	/* the triggers of the last moments: their snapshot before exit's */
+	if (trig) {
+		if (trigger_finish(trig))
+			ret = 1;
+		take_trigger_snapshot(cfg, trig, sn, rec, &snapshot_failed);
+	}
 	/* the ring as the recording ended: stopped, nothing overwrites it */
 	if (sn && !cfg->no_exit_snapshot &&
 	    snapshots_take(sn, rec, "exit", LTT_SNAPSHOT_FINAL))
@@ -447,6 +547,7 @@ int lttd_run(struct lttd_config *cfg)
 	/* what did not reach relayd is said, even with -q; not a failure */
 	if (relay)
 		relayd_close(relay, now_ns(), NULL);
+	trigger_close(trig);
 	ltt_recorder_destroy(rec);
 	snapshots_close(sn);
 	if (child > 0 && !cmd_status) {
@@ -461,6 +562,41 @@ int lttd_run(struct lttd_config *cfg)
 	if (!ret && cmd_status)
 		say(cfg, "%s exited with status %d", cfg->cmd[0], cmd_status);
 	return ret ? ret : cmd_status;
+}
+
+/* --snapshot-on NAME[,NAME...], into cfg->triggers (repeated: added). */
+static void add_triggers(struct lttd_config *cfg, struct opt_parser *p,
+			 const char *list)
+{
+	const char *s = list, *comma;
+	char name[LTT_NAME_MAX];
+	unsigned int i;
+	size_t len;
+
+	do {
+		comma = strchr(s, ',');
+		len = comma ? (size_t)(comma - s) : strlen(s);
+		if (!len)
+			opt_usage_error(p, "--snapshot-on \"%s\": an empty event name", list);
+		if (len >= LTT_NAME_MAX)
+			opt_usage_error(p, "--snapshot-on: \"%.*s\": event names are shorter than %u characters",
+					(int)len, s, LTT_NAME_MAX);
+		memcpy(name, s, len);
+		name[len] = '\0';
+		if (!trigger_name_ok(name))
+			opt_usage_error(p, "--snapshot-on: \"%s\" is not an event name (letters, digits and '_', not starting with a digit)",
+					name);
+		for (i = 0; i < cfg->n_triggers; i++)
+			if (!strcmp(cfg->triggers[i], name))
+				break;
+		if (i == cfg->n_triggers) {
+			if (cfg->n_triggers == LTTD_TRIGGERS_MAX)
+				opt_usage_error(p, "--snapshot-on: at most %u event names",
+						LTTD_TRIGGERS_MAX);
+			memcpy(cfg->triggers[cfg->n_triggers++], name, len + 1);
+		}
+		s = comma ? comma + 1 : NULL;
+	} while (s);
 }
 
 bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c)
@@ -518,6 +654,9 @@ bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c)
 		break;
 	case LTTD_OPT_MAX_SNAPSHOTS_SIZE:
 		cfg->max_snapshots_size = opt_size(p, "--max-snapshots-size", p->arg);
+		break;
+	case LTTD_OPT_SNAPSHOT_ON:
+		add_triggers(cfg, p, p->arg);
 		break;
 	default:
 		return false;

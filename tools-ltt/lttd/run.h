@@ -9,6 +9,8 @@
 
 #include <ltt/ltt.h>
 
+#include "trigger.h"
+
 struct lttd_config {
 	const char *prog;		/* for messages: "lttd", "ltt record" */
 	struct ltt_record_opts rec;
@@ -21,6 +23,9 @@ struct lttd_config {
 	bool no_exit_snapshot;		/* --no-snapshot-on-exit */
 	unsigned int max_snapshots;	/* --max-snapshots; 0: keep all */
 	uint64_t max_snapshots_size;	/* --max-snapshots-size; 0: no limit */
+	/* --snapshot-on NAME[,NAME...]: a snapshot when one is recorded */
+	char triggers[LTTD_TRIGGERS_MAX][LTT_NAME_MAX];
+	unsigned int n_triggers;
 	/* --relayd HOST[:PORT]: stream to lttng-relayd too (lttd/relayd.h) */
 	const char *relayd, *session, *hostname;
 };
@@ -39,6 +44,7 @@ enum {
 	LTTD_OPT_NO_EXIT_SNAPSHOT,	/* --no-snapshot-on-exit */
 	LTTD_OPT_MAX_SNAPSHOTS,		/* --max-snapshots N */
 	LTTD_OPT_MAX_SNAPSHOTS_SIZE,	/* --max-snapshots-size SIZE */
+	LTTD_OPT_SNAPSHOT_ON,		/* --snapshot-on NAME[,NAME...] */
 };
 
 /* The table entries of the flight recorder's snapshot options. */
@@ -50,7 +56,9 @@ enum {
 	{ LTTD_OPT_MAX_SNAPSHOTS, "max-snapshots", "N",			\
 	  "keep the newest N snapshots, remove older ones" },		\
 	{ LTTD_OPT_MAX_SNAPSHOTS_SIZE, "max-snapshots-size", "SIZE",	\
-	  "remove the oldest snapshots while they take more than SIZE" }
+	  "remove the oldest snapshots while they take more than SIZE" }, \
+	{ LTTD_OPT_SNAPSHOT_ON, "snapshot-on", "NAME[,NAME]",		\
+	  "a snapshot when a custom event NAME is recorded (ltt log -e NAME), at most one per flush period" }
 
 /* The table entry of --boot. */
 #define LTTD_BOOT_OPT							\

@@ -14,7 +14,9 @@
  * FAKE_LTT_PACKETS=N makes the buffer hand over N packets while
  * recording, one every FAKE_LTT_PACKET_MS (100) ms, each of
  * FAKE_LTT_EVENTS (20) fake_event records 1 us apart, stamped with
- * CLOCK_MONOTONIC as the kernel's are; FAKE_LTT_CUSTOM_AFTER=K makes a
+ * CLOCK_MONOTONIC as the kernel's are (packet K ends when it was due, at
+ * (K + 1) * FAKE_LTT_PACKET_MS from the timer's start, or now when that is
+ * later); FAKE_LTT_CUSTOM_AFTER=K makes a
  * custom event type, fake_custom (one u32 field, "n"), appear after K
  * packets, and the packets after that hold one of it each (tests/relayd.sh).
  *
@@ -32,7 +34,18 @@
  * result), EVENT_CREATE (name, "flag" with an enable flag) and EVENT_LOG
  * (size).  EVENT_CREATE sets the enable flag when FAKE_LTT_TAKEN is set,
  * as if a session recorded the event; FAKE_LTT_NO_FLAGS makes a flag
- * EINVAL, as an older kernel.
+ * EINVAL, as an older kernel.  FAKE_LTT_CUSTOM_IN=SEQ[,SEQ] puts the
+ * fake_custom record in those packets only.
+ *
+ * A second session (lttd --snapshot-on's watcher) may be created next to
+ * the first, in discard mode only: it mirrors the first's fake_custom
+ * records, each as a packet of its own (an extended record header), when
+ * its mask (SET_EVENTS) has the custom id and it records; a packet it has
+ * no room for (FAKE_LTT_WATCH_SUBBUFS, the sub-buffers it asked for, none
+ * taken) is lost, counted in the packets' events_discarded.  Its
+ * commands are logged as "SESSION2 CREATE", "SESSION2 SET_EVENTS FROM"
+ * (the first id in its mask), "SESSION2 SET_PIDS N", "SESSION2 START",
+ * "SESSION2 STOP"; the first session's SET_PIDS as "SET_PIDS N".
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -60,6 +73,14 @@ static bool recording, started, overwrite;
 static unsigned int packets_made, n_subbufs = 2;
 static unsigned int consumed;		/* overwrite: the next packet to drain */
 static uint64_t last_ts;		/* the end of the newest packet */
+static int session_fd = -1;		/* the first session */
+static uint64_t timer_armed;		/* when the packet timer started */
+
+/* The second session: a discard-mode mirror of the custom records. */
+static int w_session_fd = -1, w_buffer_fd = -1, w_ready_fd = -1;
+static bool w_recording, w_started, w_custom_on;
+static unsigned int w_subbufs = 2, w_made, w_consumed;
+static uint64_t w_lost;
 static unsigned int eagain_left[4096];	/* per packet, FAKE_LTT_EAGAIN */
 static bool eagain_armed[4096];
 
@@ -139,13 +160,57 @@ static long fake_ltt(unsigned int cmd, void *arg)
 	case LTT_CMD_CREATE: {
 		const struct ltt_create *cr = arg;
 
+		if (session_fd >= 0) {
+			if (w_session_fd >= 0 || cr->mode != LTT_MODE_DISCARD)
+				return fake_fail(EBUSY);
+			if (cr->n_subbufs >= 2 && cr->n_subbufs <= FAKE_SUBBUFS_MAX)
+				w_subbufs = cr->n_subbufs;
+			fake_log("SESSION2 CREATE");
+			w_session_fd = eventfd(0, EFD_CLOEXEC);
+			return w_session_fd;
+		}
 		overwrite = cr->mode == LTT_MODE_OVERWRITE;
 		if (cr->n_subbufs >= 2 && cr->n_subbufs <= FAKE_SUBBUFS_MAX)
 			n_subbufs = cr->n_subbufs;
-		return eventfd(0, EFD_CLOEXEC);
+		session_fd = eventfd(0, EFD_CLOEXEC);
+		return session_fd;
+	}
+	case LTT_CMD_SET_EVENTS: {
+		const struct ltt_events *ev = arg;
+		const uint64_t *mask = (const void *)(uintptr_t)ev->mask;
+		unsigned int i;
+
+		if (ev->session_fd != w_session_fd || w_session_fd < 0)
+			return fake_fail(EINVAL);	/* the first's: not faked */
+		for (i = 0; i < ev->nbits && !(mask[i / 64] >> (i % 64) & 1); i++)
+			;
+		w_custom_on = ev->nbits > 1 && (mask[0] & 2);
+		fake_log("SESSION2 SET_EVENTS %u", i);
+		return 0;
+	}
+	case LTT_CMD_SET_PIDS: {
+		const struct ltt_pids *pp = arg;
+
+		fake_log("%sSET_PIDS %u", pp->session_fd == w_session_fd &&
+			 w_session_fd >= 0 ? "SESSION2 " : "", pp->count);
+		return 0;
 	}
 	case LTT_CMD_STATUS: {
 		struct ltt_status *st = arg;
+
+		if (st->session_fd == w_session_fd && w_session_fd >= 0) {
+			if (st->cpus && st->n_cpus)
+				memset((void *)(uintptr_t)st->cpus, 0,
+				       sizeof(struct ltt_cpu_status));
+			st->n_cpus = 1;
+			st->state = w_recording;
+			st->subbuf_size = FAKE_SB;
+			st->n_subbufs = w_subbufs;
+			st->mode = LTT_MODE_DISCARD;
+			st->mono_ns = clock_ns(CLOCK_MONOTONIC);
+			st->real_ns = clock_ns(CLOCK_REALTIME);
+			return 0;
+		}
 
 		if (st->cpus && st->n_cpus)
 			memset((void *)(uintptr_t)st->cpus, 0,
@@ -160,6 +225,17 @@ static long fake_ltt(unsigned int cmd, void *arg)
 		return 0;
 	}
 	case LTT_CMD_BUFFER_FD:
+		if (((const struct ltt_buffer_req *)arg)->session_fd == w_session_fd &&
+		    w_session_fd >= 0) {
+			if (w_buffer_fd >= 0)
+				return fake_fail(EBUSY);
+			w_buffer_fd = memfd_create("fake-ltt-watch", MFD_CLOEXEC);
+			w_ready_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+			if (w_buffer_fd < 0 || w_ready_fd < 0 ||
+			    ftruncate(w_buffer_fd, w_subbufs * FAKE_SB))
+				return -1;
+			return w_buffer_fd;
+		}
 		if (buffer_fd >= 0)
 			return fake_fail(EBUSY);
 		buffer_fd = memfd_create("fake-ltt-buffer", MFD_CLOEXEC);
@@ -172,6 +248,7 @@ static long fake_ltt(unsigned int cmd, void *arg)
 				.it_value = { ms / 1000, ms % 1000 * 1000000L },
 			};
 
+			timer_armed = clock_ns(CLOCK_MONOTONIC);
 			timer_fd = timerfd_create(CLOCK_MONOTONIC,
 						  TFD_CLOEXEC | TFD_NONBLOCK);
 			if (timer_fd < 0 || timerfd_settime(timer_fd, 0, &its, NULL))
@@ -217,6 +294,14 @@ static long fake_ltt(unsigned int cmd, void *arg)
 		fake_log("EVENT_LOG %u", ((const struct ltt_event_log *)arg)->size);
 		return 0;
 	case LTT_CMD_START:
+		if (((const struct ltt_session_cmd *)arg)->session_fd == w_session_fd &&
+		    w_session_fd >= 0) {
+			if (w_recording)
+				return fake_fail(EBUSY);
+			w_recording = w_started = true;
+			fake_log("SESSION2 START");
+			return 0;
+		}
 		if (start && *start)
 			return fake_fail(!strcmp(start, "EBUSY") ? EBUSY :
 					 atoi(start));
@@ -224,6 +309,14 @@ static long fake_ltt(unsigned int cmd, void *arg)
 		fake_log("START");
 		return 0;
 	case LTT_CMD_STOP:
+		if (((const struct ltt_session_cmd *)arg)->session_fd == w_session_fd &&
+		    w_session_fd >= 0) {
+			if (!w_recording)
+				return fake_fail(EINVAL);
+			w_recording = false;
+			fake_log("SESSION2 STOP");
+			return 0;
+		}
 		fake_log("STOP");
 		fake_stop();
 		return 0;
@@ -254,6 +347,65 @@ long syscall(long nr, ...)
 }
 
 /*
+ * The second session's copy of a fake_custom record of @n at @ts: a
+ * packet of its own, unless it records not, or its mask leaves custom
+ * events out, or it has no room (then lost).  Returns false on failure.
+ */
+static bool mirror_custom(uint64_t ts, uint32_t n)
+{
+	struct ltt_packet_header h = { .magic = LTT_PACKET_MAGIC };
+	unsigned char pkt[sizeof(h) + 24] = { 0 };
+	uint32_t hdr = LTT_HDR_ID_EXTENDED | (uint32_t)(ts << LTT_HDR_ID_BITS);
+	uint16_t id = 1;
+	uint64_t one = 1;
+	size_t len = sizeof(h);
+
+	if (w_buffer_fd < 0 || !w_recording || !w_custom_on)
+		return true;
+	if (w_made - w_consumed >= w_subbufs) {
+		w_lost++;
+		return true;
+	}
+	memcpy(pkt + len, &hdr, 4);
+	memcpy(pkt + len + 4, &id, 2);
+	memcpy(pkt + len + 6, &ts, 8);
+	memcpy(pkt + len + 14, &n, 4);
+	len += 18;
+	h.timestamp_begin = h.timestamp_end = ts;
+	h.content_size = len * 8;
+	h.packet_size = ((len + 7) & ~7UL) * 8;
+	h.packet_seq_num = w_made;
+	h.events_discarded = w_lost;
+	h.events = 1;
+	h.pid = getpid();
+	memcpy(pkt, &h, sizeof(h));
+	if (pwrite(w_buffer_fd, pkt, h.packet_size / 8,
+		   (w_made % w_subbufs) * FAKE_SB) != (ssize_t)(h.packet_size / 8))
+		return false;
+	w_made++;
+	return write(w_ready_fd, &one, sizeof(one)) == sizeof(one);
+}
+
+/* The second session's GET_SUBBUF: its oldest mirrored packet. */
+static int mirror_get(struct ltt_subbuf *sb)
+{
+	struct ltt_packet_header h;
+	uint64_t v;
+
+	if (w_consumed >= w_made) {
+		if (read(w_ready_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+			return -1;
+		return fake_fail(w_recording || !w_started ? EAGAIN : ENODATA);
+	}
+	sb->offset = (w_consumed % w_subbufs) * FAKE_SB;
+	if (pread(w_buffer_fd, &h, sizeof(h), sb->offset) != sizeof(h))
+		return -1;
+	sb->size = h.packet_size / 8;
+	sb->seq = w_consumed;
+	return 0;
+}
+
+/*
  * Write packet number packets_made into its sub-buffer of the memfd:
  * FAKE_LTT_EVENTS records 1 us apart, ending now (or after the newest
  * packet's end, when packets are made faster than that).  Returns its
@@ -269,10 +421,23 @@ static size_t make_packet(void)
 	off_t off = (packets_made % n_subbufs) * FAKE_SB;
 	bool custom;
 
-	custom = custom_made();
+	custom = custom_made() && (!getenv("FAKE_LTT_CUSTOM_IN") ||
+				   env_has("FAKE_LTT_CUSTOM_IN", packets_made));
 	if (n > (sizeof(pkt) - sizeof(h)) / 8 - 1)
 		n = (sizeof(pkt) - sizeof(h)) / 8 - 1;
-	ts = clock_ns(CLOCK_MONOTONIC) - n * 1000ULL;
+	/*
+	 * A packet made late (read at a snapshot, say) is stamped when it
+	 * was due, as the kernel's records are when they happen.
+	 */
+	ts = clock_ns(CLOCK_MONOTONIC);
+	if (timer_fd >= 0) {
+		uint64_t due = timer_armed + (packets_made + 1ULL) *
+			       env_u("FAKE_LTT_PACKET_MS", 100) * 1000000ULL;
+
+		if (due < ts)
+			ts = due;
+	}
+	ts -= n * 1000ULL;
 	if (ts <= last_ts)
 		ts = last_ts + 1000;
 	h.timestamp_begin = ts;
@@ -298,6 +463,8 @@ static size_t make_packet(void)
 	size = h.packet_size / 8;
 	memset(pkt + len, 0, size - len);
 	if (pwrite(buffer_fd, pkt, size, off) != (ssize_t)size)
+		return 0;
+	if (custom && !mirror_custom(h.timestamp_end, packets_made))
 		return 0;
 	packets_made++;
 	return size;
@@ -431,6 +598,27 @@ int ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
+	if (fd >= 0 && fd == w_buffer_fd) {
+		switch (req) {
+		case LTT_BUF_INFO: {
+			struct ltt_buffer_info *bi = arg;
+
+			memset(bi, 0, sizeof(*bi));
+			bi->subbuf_size = FAKE_SB;
+			bi->n_subbufs = w_subbufs;
+			bi->mmap_size = w_subbufs * FAKE_SB;
+			return 0;
+		}
+		case LTT_BUF_GET_SUBBUF:
+			return mirror_get(arg);
+		case LTT_BUF_PUT_SUBBUF:
+			if (w_consumed >= w_made)
+				return fake_fail(EINVAL);
+			w_consumed++;
+			return 0;
+		}
+		return fake_fail(ENOTTY);
+	}
 	if (fd < 0 || fd != buffer_fd)
 		return real(fd, req, arg);
 	switch (req) {
@@ -471,6 +659,8 @@ int epoll_ctl(int epfd, int op, int fd, struct epoll_event *ev)
 	/* the packet timer stands in for the buffer */
 	if (fd >= 0 && fd == buffer_fd)
 		return timer_fd >= 0 ? real(epfd, op, timer_fd, ev) : 0;
+	if (fd >= 0 && fd == w_buffer_fd)
+		return real(epfd, op, w_ready_fd, ev);
 	return real(epfd, op, fd, ev);
 }
 

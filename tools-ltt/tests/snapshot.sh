@@ -7,8 +7,10 @@
 # report agree on, taken while the session records (no STOP or START in
 # the fake kernel's log between them), packets overwritten while copied
 # left out and counted, --max-snapshots and --max-snapshots-size
-# pruning, a kernel without live snapshots, bad arguments.  Run by `make
-# test` on lttd and ltt built with ASan and UBSan.
+# pruning, a kernel without live snapshots, snapshots on a trigger
+# (--snapshot-on: the fake kernel's second session mirrors its custom
+# events), bad arguments.  Run by `make test` on lttd and ltt built with
+# ASan and UBSan.
 #
 #   tests/snapshot.sh LTT LTTD FAKE_KERNEL_SO
 
@@ -168,6 +170,83 @@ FAKE_LTT_PACKETS=5 FAKE_LTT_PACKET_MS=10 LD_PRELOAD=$fake timeout 30 "$ltt" reco
 check "ltt record --flight-recorder: status" 0 "$?"
 check "ltt record --flight-recorder: the exit snapshot" "0 1 2 3 4 100" "$(seqs "$d/snapshot-1/channel0_0")"
 
+# --- --snapshot-on: a snapshot when a custom event of a name is recorded --
+# 40 packets, one every 25 ms; fake_custom in packets 8 and 30 only
+d=$tmp/trig
+out=$(fake_lttd "$tmp/trig.log" FAKE_LTT_PACKETS=40 FAKE_LTT_PACKET_MS=25 FAKE_LTT_CUSTOM_AFTER=0 FAKE_LTT_CUSTOM_IN=8,30 -- \
+	--overwrite -n 64 --snapshot-on not_this_one,fake_custom -o "$d" -- sh -c 'sleep 1.2' 2>&1); rc=$?
+check "trigger: status" 0 "$rc"
+check "trigger: the directories" "snapshot-1 snapshot-2 snapshot-3" "$(ls "$d" | tr '\n' ' ' | sed 's/ $//')"
+check "trigger: a line each, its reason the event" 2 "$(grep -cE '^lttd: snapshot [12] \(event fake_custom\): '"$d"'/snapshot-[12]: [0-9]+ packets, ' <<<"$out")"
+check "trigger: then exit's" 1 "$(grep -c "^lttd: snapshot 3 (exit): $d/snapshot-3: " <<<"$out")"
+check "trigger: snapshot 1 holds the first trigger" "n=8" "$("$ltt" report -e fake_custom "$d/snapshot-1" | sed 's/.*: //' | tr '\n' ' ' | sed 's/ $//')"
+check "trigger: snapshot 2 holds both" "n=8 n=30" "$("$ltt" report -e fake_custom "$d/snapshot-2" | sed 's/.*: //' | tr '\n' ' ' | sed 's/ $//')"
+read -r -a s1 <<<"$(seqs "$d/snapshot-1/channel0_0")"
+read -r -a s2 <<<"$(seqs "$d/snapshot-2/channel0_0")"
+n1=$((${#s1[@]} - 1)) n2=$((${#s2[@]} - 1))
+check "trigger: snapshot 1 from the first packet to the trigger's, and before the second" "0 1 2 3 4 5 6 7 8 yes" \
+	"${s1[*]:0:9} $( ((n1 < 30)) && echo yes)"
+check "trigger: snapshot 2 from the first packet to the second trigger's" "$(range_of 0 30)" "${s2[*]:0:31}"
+check "trigger: babeltrace2 and ltt report agree" 0 "$(agree "$d"/snapshot-*)"
+# the watcher: a discard session of every custom id (from 1, the first
+# after the kernel's), started before the recorder, stopped before it; the
+# recorder recorded throughout
+check "trigger: the watching session" "SESSION2 CREATE|SESSION2 SET_EVENTS 1|SESSION2 START|START|BUF_SNAPSHOT|BUF_SNAPSHOT|SESSION2 STOP|STOP|BUF_SNAPSHOT" \
+	"$(grep -v '^SNAPSHOT_READ' "$tmp/trig.log" | sed 's/^BUF_SNAPSHOT .*/BUF_SNAPSHOT/' | tr '\n' '|' | sed 's/|$//')"
+
+# a name no event has: only exit's snapshot; the pid filter is the watcher's too
+d=$tmp/trig-none
+out=$(fake_lttd "$tmp/trig-none.log" FAKE_LTT_PACKETS=20 FAKE_LTT_PACKET_MS=10 FAKE_LTT_CUSTOM_AFTER=0 -- \
+	--overwrite -n 64 -p $$ --snapshot-on not_this_one -o "$d" -- sh -c 'sleep 0.5' 2>&1); rc=$?
+check "trigger of no event: status" 0 "$rc"
+check "trigger of no event: exit's snapshot alone" "snapshot-1" "$(ls "$d")"
+check "trigger of no event: no trigger line" 0 "$(grep -c '(event ' <<<"$out")"
+check "trigger: the pid filter of both sessions" "SET_PIDS 1|SESSION2 SET_PIDS 1" "$(grep SET_PIDS "$tmp/trig-none.log" | tr '\n' '|' | sed 's/|$//')"
+
+# a trigger in every packet, 1 s of them: at most one snapshot per flush
+# period (600 ms: at 0.2 s, 0.8 s and the end), the others coalesced, counted; --max-snapshots applies
+d=$tmp/trig-burst
+out=$(fake_lttd "$tmp/trig-burst.log" FAKE_LTT_PACKETS=40 FAKE_LTT_PACKET_MS=25 FAKE_LTT_CUSTOM_AFTER=0 -- \
+	--overwrite -n 64 --flush-ms 600 --max-snapshots 2 --snapshot-on fake_custom -o "$d" -- sh -c 'sleep 1.2' 2>&1); rc=$?
+check "trigger burst: status" 0 "$rc"
+nt=$(grep -cE '^lttd: snapshot [0-9]+ \(event fake_custom(, \+[0-9]+ coalesced)?\): ' <<<"$out")
+check "trigger burst: 2 or 3 snapshots of triggers, not one per batch of them ($nt)" yes "$( ((nt >= 2 && nt <= 3)) && echo yes)"
+check "trigger burst: coalesced" 1 "$( (grep -c ', +[0-9]* coalesced)' <<<"$out") | sed 's/^[1-9][0-9]*$/1/')"
+# a trigger the last snapshot holds already (recorded before it began,
+# found after) starts no other: each trigger snapshot has newer packets
+pk=$(sed -n 's/^lttd: snapshot [0-9]* (event fake_custom.*: \([0-9]*\) packets, .*/\1/p' <<<"$out" | tr '\n' ' ')
+check "trigger burst: each snapshot newer than the last ($pk)" yes \
+	"$(awk -v l="$pk" 'BEGIN { n = split(l, a, " "); for (i = 2; i <= n; i++) if (a[i] <= a[i - 1]) bad = 1; print bad ? "no" : "yes" }')"
+check "trigger burst: --max-snapshots 2 kept the newest" "snapshot-$nt snapshot-$((nt + 1))" "$(ls "$d" | tr '\n' ' ' | sed 's/ $//')"
+times=$(grep -o 'fake_custom: n=[0-9]*' <<<"$("$ltt" report -e fake_custom "$d/snapshot-$((nt + 1))")" | wc -l)
+check "trigger burst: the exit snapshot holds every trigger" 40 "$times"
+
+# a trigger that SIGUSR1's snapshot holds already (recorded before it
+# began, found after it) starts none of its own: fake_custom in packet 2,
+# due at 30 ms, made (and mirrored) when the snapshot at 50 ms reads the ring
+d=$tmp/trig-held
+out=$(fake_lttd "$tmp/trig-held.log" FAKE_LTT_PACKETS=20 FAKE_LTT_PACKET_MS=10 FAKE_LTT_CUSTOM_AFTER=0 FAKE_LTT_CUSTOM_IN=2 -- \
+	--overwrite -n 64 --snapshot-on fake_custom -o "$d" -- sh -c 'sleep 0.05; kill -USR1 $PPID; sleep 0.5' 2>&1); rc=$?
+check "trigger held by SIGUSR1's: status" 0 "$rc"
+check "trigger held by SIGUSR1's: SIGUSR1's and exit's" "SIGUSR1 exit" "$(sed -n 's/^lttd: snapshot [0-9]* (\(.*\)): .*/\1/p' <<<"$out" | tr '\n' ' ' | sed 's/ $//')"
+check "trigger held by SIGUSR1's: it is there" "n=2" "$("$ltt" report -e fake_custom "$d/snapshot-1" | sed 's/.*: //')"
+
+# the last trigger, and no snapshot at exit: the trigger's is still taken
+d=$tmp/trig-last
+out=$(fake_lttd "$tmp/trig-last.log" FAKE_LTT_PACKETS=5 FAKE_LTT_PACKET_MS=10 FAKE_LTT_CUSTOM_AFTER=0 FAKE_LTT_CUSTOM_IN=4 -- \
+	--overwrite -n 8 --no-snapshot-on-exit --snapshot-on fake_custom -o "$d" -- sh -c 'sleep 0.3' 2>&1); rc=$?
+check "last trigger: status" 0 "$rc"
+check "last trigger: its snapshot" "snapshot-1" "$(ls "$d")"
+check "last trigger: the packets" "0 1 2 3 4 101" "$(seqs "$d/snapshot-1/channel0_0")"
+
+# ltt record --flight-recorder --snapshot-on
+d=$tmp/trig-record
+FAKE_LTT_PACKETS=10 FAKE_LTT_PACKET_MS=20 FAKE_LTT_CUSTOM_AFTER=0 FAKE_LTT_CUSTOM_IN=3 LD_PRELOAD=$fake timeout 30 "$ltt" record \
+	--flight-recorder -n 16 --snapshot-on fake_custom -o "$d" -- sh -c 'sleep 0.5' >"$tmp/trig-record.out" 2>&1
+check "ltt record --snapshot-on: status" 0 "$?"
+check "ltt record --snapshot-on: the trigger's and exit's" "snapshot-1 snapshot-2" "$(ls "$d" | tr '\n' ' ' | sed 's/ $//')"
+check "ltt record --snapshot-on: its reason" 1 "$(grep -c "^ltt record: snapshot 1 (event fake_custom): $d/snapshot-1: " "$tmp/trig-record.out")"
+
 # --- bad arguments and directories -------------------------------------
 out=$("$lttd" -o "$tmp/x" --max-snapshots 2 2>&1); rc=$?
 check "--max-snapshots without --overwrite: status" 2 "$rc"
@@ -175,6 +254,23 @@ check "--max-snapshots without --overwrite: message" "lttd: --max-snapshots is f
 out=$("$ltt" record -o "$tmp/x" --no-snapshot-on-exit 2>&1); rc=$?
 check "ltt record --no-snapshot-on-exit alone: status" 2 "$rc"
 check "ltt record --no-snapshot-on-exit alone: message" 1 "$(grep -c 'give --flight-recorder too' <<<"$out")"
+out=$("$lttd" -o "$tmp/x" --snapshot-on trig 2>&1); rc=$?
+check "--snapshot-on without --overwrite: status" 2 "$rc"
+check "--snapshot-on without --overwrite: message" "lttd: --snapshot-on is for the flight recorder's snapshots: give --overwrite too" "$out"
+out=$("$ltt" record -o "$tmp/x" --snapshot-on trig 2>&1); rc=$?
+check "ltt record --snapshot-on alone: status" 2 "$rc"
+check "ltt record --snapshot-on alone: message" 1 "$(grep -c '^ltt record: --snapshot-on is for .*give --flight-recorder too' <<<"$out")"
+for bad in '' ',' 'a,,b' 'trig,' '9lives' 'no-dash' "$(printf 'x%.0s' {1..32})"; do
+	out=$("$lttd" --overwrite -o "$tmp/x" --snapshot-on "$bad" 2>&1); rc=$?
+	check "--snapshot-on '$bad': status" 2 "$rc"
+	check "--snapshot-on '$bad': message" 1 "$(grep -cE '^lttd: --snapshot-on.*(an empty event name|is not an event name|event names are shorter)' <<<"$out")"
+done
+out=$(fake_lttd "$tmp/kev.log" -- --overwrite -o "$tmp/x" --snapshot-on fake_custom,fake_event -- true 2>&1); rc=$?
+check "--snapshot-on a kernel event: status" 2 "$rc"
+check "--snapshot-on a kernel event: message" 1 "$(grep -c "^lttd: --snapshot-on fake_event: one of the kernel's events; only custom events" <<<"$out")"
+check "--snapshot-on a kernel event: nothing recorded" 0 "$(grep -c START "$tmp/kev.log" 2>/dev/null || echo 0)"
+out=$("$lttd" --overwrite -o "$tmp/x" --snapshot-on 2>&1); rc=$?
+check "--snapshot-on with no NAME: status" 2 "$rc"
 out=$("$lttd" --overwrite -o "$tmp/x" --max-snapshots 0 2>&1); rc=$?
 check "--max-snapshots 0: status" 2 "$rc"
 check "--max-snapshots 0: message" 1 "$(grep -c 'keep at least one' <<<"$out")"
