@@ -240,7 +240,7 @@ failures() {
 	((n[0] + n[1] + n[2] > 0)) || echo "no selftest ran"
 }
 
-# One architecture: build, boot, judge; one row of the table in $ROWS.
+# One architecture: build, boot, judge; one row of the table in build/arch-rows.
 arch_one() {
 	local summary n files reasons verdict=PASS traces=$LTT_BUILD/arch-traces/$A
 
@@ -264,30 +264,44 @@ arch_one() {
 		verdict=FAIL
 		log "$A: FAIL: no trace came back"
 	fi
-	summary=$(grep -a -o 'LTT-SELFTESTS: [0-9]* passed, [0-9]* failed, [0-9]* skipped' "$LOG" | tail -1)
+	summary=$(grep -a -o 'LTT-SELFTESTS: [0-9]* passed, [0-9]* failed, [0-9]* skipped' "$LOG" | tail -1 || true)
 	read -r -a n <<<"$(tr -cs '0-9' ' ' <<<"${summary:-x}") - - -"
 	log "$A: verdict $verdict, log $LOG, trace $traces ($files files)"
-	ROWS+=("$(printf '%-8s %6s %6s %7s %6s %6s  %-5s %s' "$A" "${n[0]}" "${n[1]}" \
-		"${n[2]}" "${BOOT_SECS}s" "${RUN_SECS}s" "$files" "$verdict")")
+	printf '%-8s %6s %6s %7s %6s %6s  %-5s %s\n' "$A" "${n[0]}" "${n[1]}" \
+		"${n[2]}" "${BOOT_SECS}s" "${RUN_SECS}s" "$files" "$verdict" \
+		>>"$LTT_BUILD/arch-rows"
 	[[ $verdict == PASS ]]
 }
 
 main() {
-	local a failed=0
-	ROWS=()
+	local a rc rows failed=0
 
 	(($#)) || set -- "${ALL_ARCHS[@]}"
 	for a in "$@"; do
 		[[ -v K_ARCH[$a] ]] || die "unknown architecture $a (${ALL_ARCHS[*]})"
 	done
 	"$LTT_ROOT/scripts/kernel.sh" --tree
+	rows=$LTT_BUILD/arch-rows
+	: >"$rows"
 	for A in "$@"; do
-		arch_one || failed=$((failed + 1))
+		# In a subshell, not under || (where bash ignores set -e in
+		# the function and all it calls): a failed make or compiler
+		# ends this architecture, not the run.
+		set +e
+		(set -e; arch_one)
+		rc=$?
+		set -e
+		((rc == 0)) || failed=$((failed + 1))
+		if ((rc != 0)) && ! grep -q "^$A " "$rows"; then
+			log "$A: FAIL: the build failed (exit $rc)"
+			printf '%-8s %6s %6s %7s %6s %6s  %-5s %s\n' "$A" - - - - - - \
+				"FAIL (build)" >>"$rows"
+		fi
 	done
-	[[ $STEPS == *boot* ]] || return 0
+	[[ $STEPS == *boot* ]] || return $((failed > 0))
 	printf '%-8s %6s %6s %7s %6s %6s  %-5s %s\n' arch passed failed skipped \
 		boot run trace verdict
-	printf '%s\n' "${ROWS[@]}"
+	cat "$rows"
 	echo "arch: $(($# - failed)) passed, $failed failed"
 	((failed == 0))
 }
