@@ -44,7 +44,7 @@ declare -A IMAGE=([i386]=arch/x86/boot/bzImage [powerpc]=vmlinux
 	[sh4]=arch/sh/boot/zImage [s390x]=arch/s390/boot/bzImage
 	[mips]=vmlinux [arm]=arch/arm/boot/zImage)
 declare -A QEMU=(
-	[i386]="qemu-system-i386 -M pc -cpu max -m 512M -nographic"
+	[i386]="qemu-system-i386 -M pc -cpu qemu32 -m 512M -nographic"
 	[powerpc]="qemu-system-ppc -M mpc8544ds -cpu e500mc -m 512M -nographic"
 	[sh4]="qemu-system-sh4 -M r2d -display none -monitor none -serial null -serial stdio"
 	[s390x]="qemu-system-s390x -M s390-ccw-virtio -m 512M -nographic"
