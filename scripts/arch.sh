@@ -25,7 +25,9 @@
 #
 #   LTT_ARCH_TESTS    selftests to run (default: all of /ltt/tests)
 #   LTT_BOOT_TIMEOUT  seconds before QEMU is killed (default 2400)
-#   LTT_ARCH_STEPS    "build boot" (default), "build" or "boot"
+#   LTT_ARCH_STEPS    "build boot" (default), "build" or "boot";
+#                     "rootfs" rebuilds the initramfs only (the kernel
+#                     as it is: selftests and /init changed)
 
 source "$(dirname "$0")/lib.sh"
 
@@ -240,7 +242,7 @@ failures() {
 	((n[0] + n[1] + n[2] > 0)) || echo "no selftest ran"
 }
 
-# One architecture: build, boot, judge; one row of the table in build/arch-rows.
+# One architecture: build, boot, judge; one row of the table in $ROWS.
 arch_one() {
 	local summary n files reasons verdict=PASS traces=$LTT_BUILD/arch-traces/$A
 
@@ -250,6 +252,8 @@ arch_one() {
 		die "${CROSS[$A]}gcc not found: run scripts/deps.sh arch"
 	if [[ $STEPS == *build* ]]; then
 		build_kernel
+	fi
+	if [[ $STEPS == *build* || $STEPS == *rootfs* ]]; then
 		build_rootfs
 	fi
 	[[ $STEPS == *boot* ]] || return 0
@@ -269,20 +273,21 @@ arch_one() {
 	log "$A: verdict $verdict, log $LOG, trace $traces ($files files)"
 	printf '%-8s %6s %6s %7s %6s %6s  %-5s %s\n' "$A" "${n[0]}" "${n[1]}" \
 		"${n[2]}" "${BOOT_SECS}s" "${RUN_SECS}s" "$files" "$verdict" \
-		>>"$LTT_BUILD/arch-rows"
+		>>"$ROWS"
 	[[ $verdict == PASS ]]
 }
 
 main() {
-	local a rc rows failed=0
+	local a rc failed=0
 
 	(($#)) || set -- "${ALL_ARCHS[@]}"
 	for a in "$@"; do
 		[[ -v K_ARCH[$a] ]] || die "unknown architecture $a (${ALL_ARCHS[*]})"
 	done
 	"$LTT_ROOT/scripts/kernel.sh" --tree
-	rows=$LTT_BUILD/arch-rows
-	: >"$rows"
+	# The rows of this run's table (arch_one runs in a subshell).
+	ROWS=$(mktemp)
+	trap 'rm -f "$ROWS"' EXIT
 	for A in "$@"; do
 		# In a subshell, not under || (where bash ignores set -e in
 		# the function and all it calls): a failed make or compiler
@@ -292,16 +297,16 @@ main() {
 		rc=$?
 		set -e
 		((rc == 0)) || failed=$((failed + 1))
-		if ((rc != 0)) && ! grep -q "^$A " "$rows"; then
+		if ((rc != 0)) && ! grep -q "^$A " "$ROWS"; then
 			log "$A: FAIL: the build failed (exit $rc)"
 			printf '%-8s %6s %6s %7s %6s %6s  %-5s %s\n' "$A" - - - - - - \
-				"FAIL (build)" >>"$rows"
+				"FAIL (build)" >>"$ROWS"
 		fi
 	done
 	[[ $STEPS == *boot* ]] || return $((failed > 0))
 	printf '%-8s %6s %6s %7s %6s %6s  %-5s %s\n' arch passed failed skipped \
 		boot run trace verdict
-	cat "$rows"
+	cat "$ROWS"
 	echo "arch: $(($# - failed)) passed, $failed failed"
 	((failed == 0))
 }
