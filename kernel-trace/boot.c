@@ -18,6 +18,7 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 
@@ -115,9 +116,10 @@ static int __init ltt_boot_parse(char *args, struct ltt_create *a,
 		pr_err("ltt: ltt.boot: size must hold two packets of a power of two\n");
 		return -EINVAL;
 	}
-	a->n_subbufs = min_t(unsigned long long,
-			     rounddown_pow_of_two(size / a->subbuf_size),
-			     LTT_SUBBUFS_MAX);
+	/* div_u64: no 64-bit division by the compiler on 32-bit. */
+	a->n_subbufs = rounddown_pow_of_two(min_t(u64,
+						  div_u64(size, a->subbuf_size),
+						  LTT_SUBBUFS_MAX));
 	return ltt_create_defaults(a);
 }
 

@@ -71,11 +71,64 @@ static unsigned int ltt_socket_call(long nr)
 	return 0;
 }
 
+/*
+ * The event of socket call @call (of <linux/net.h>) with arguments @a,
+ * as many as it needs: socket() its type, socketpair() its fds, the
+ * others their fd.
+ */
+static void ltt_socket_log(unsigned int call, const unsigned long *a,
+			   long ret)
+{
+	struct ltt_rec_socket_call rec = { .call = call, .fd = a[0] };
+	int sv[2];
+
+	if (call == SYS_SOCKET) {
+		struct ltt_rec_socket_create sock = {
+			.type = a[1] & SOCK_TYPE_MASK,
+			.fd = ret,
+		};
+
+		ltt_log_socket_create(&sock);
+		return;
+	}
+	/* socketpair() has no fd argument: name the first it made. */
+	if (call == SYS_SOCKETPAIR)
+		rec.fd = ret < 0 || copy_from_user_nofault(sv,
+				(void __user *)a[3], sizeof(sv)) ? -1 : sv[0];
+	ltt_log_socket_call(&rec);
+}
+
+#ifdef __NR_socketcall
+/*
+ * socketcall(2): @a[0] the call, @a[1] the user array of its arguments,
+ * of which only those ltt_socket_log() reads are fetched.
+ */
+static void ltt_socketcall_exit(const unsigned long *a, long ret)
+{
+	unsigned long args[4];
+	unsigned int call = a[0], n = 1;
+
+	if (call < SYS_SOCKET || call > SYS_SENDMMSG)
+		return;
+	if (call == SYS_SOCKET)
+		n = 2;
+	else if (call == SYS_SOCKETPAIR)
+		n = 4;
+	if (copy_from_user_nofault(args, (void __user *)a[1],
+				   n * sizeof(args[0])))
+		return;
+	ltt_socket_log(call, args, ret);
+}
+#endif
+
 /**
  * ltt_socket_exit - the socket events of a native system call at its exit
  * @nr: the system call
  * @a: its arguments
  * @ret: its return value
+ *
+ * socketcall(2), the multiplexer that the C library still calls on
+ * i386, ppc32, s390 and sh, is decoded too.
  *
  * Returns whether @nr makes socket events (recorded or not).
  */
@@ -83,29 +136,21 @@ bool ltt_socket_exit(long nr, const unsigned long *a, long ret)
 {
 	unsigned int call;
 
+#ifdef __NR_socketcall
+	if (nr == __NR_socketcall) {
+		ltt_socketcall_exit(a, ret);
+		return true;
+	}
+#endif
 #ifdef __NR_socket
 	if (nr == __NR_socket) {
-		struct ltt_rec_socket_create rec = {
-			.type = a[1] & SOCK_TYPE_MASK,
-			.fd = ret,
-		};
-
-		ltt_log_socket_create(&rec);
+		ltt_socket_log(SYS_SOCKET, a, ret);
 		return true;
 	}
 #endif
 	call = ltt_socket_call(nr);
-	if (call) {
-		struct ltt_rec_socket_call rec = { .call = call, .fd = a[0] };
-		int sv[2];
-
-		/* socketpair() has no fd argument: name the first it made. */
-		if (call == SYS_SOCKETPAIR)
-			rec.fd = ret < 0 || copy_from_user_nofault(sv,
-					(void __user *)a[3], sizeof(sv)) ?
-				 -1 : sv[0];
-		ltt_log_socket_call(&rec);
-	}
+	if (call)
+		ltt_socket_log(call, a, ret);
 	return call;
 }
 

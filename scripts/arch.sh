@@ -25,7 +25,9 @@
 #
 #   LTT_ARCH_TESTS    selftests to run (default: all of /ltt/tests)
 #   LTT_BOOT_TIMEOUT  seconds before QEMU is killed (default 2400)
-#   LTT_ARCH_STEPS    "build boot" (default), "build" or "boot"
+#   LTT_ARCH_STEPS    "build boot" (default), "build" or "boot";
+#                     "rootfs" rebuilds the initramfs only (the kernel
+#                     as it is: selftests and /init changed)
 
 source "$(dirname "$0")/lib.sh"
 
@@ -44,7 +46,7 @@ declare -A IMAGE=([i386]=arch/x86/boot/bzImage [powerpc]=vmlinux
 	[sh4]=arch/sh/boot/zImage [s390x]=arch/s390/boot/bzImage
 	[mips]=vmlinux [arm]=arch/arm/boot/zImage)
 declare -A QEMU=(
-	[i386]="qemu-system-i386 -M pc -cpu max -m 512M -nographic"
+	[i386]="qemu-system-i386 -M pc -cpu qemu32 -m 512M -nographic"
 	[powerpc]="qemu-system-ppc -M mpc8544ds -cpu e500mc -m 512M -nographic"
 	[sh4]="qemu-system-sh4 -M r2d -display none -monitor none -serial null -serial stdio"
 	[s390x]="qemu-system-s390x -M s390-ccw-virtio -m 512M -nographic"
@@ -250,6 +252,8 @@ arch_one() {
 		die "${CROSS[$A]}gcc not found: run scripts/deps.sh arch"
 	if [[ $STEPS == *build* ]]; then
 		build_kernel
+	fi
+	if [[ $STEPS == *build* || $STEPS == *rootfs* ]]; then
 		build_rootfs
 	fi
 	[[ $STEPS == *boot* ]] || return 0
@@ -264,30 +268,45 @@ arch_one() {
 		verdict=FAIL
 		log "$A: FAIL: no trace came back"
 	fi
-	summary=$(grep -a -o 'LTT-SELFTESTS: [0-9]* passed, [0-9]* failed, [0-9]* skipped' "$LOG" | tail -1)
+	summary=$(grep -a -o 'LTT-SELFTESTS: [0-9]* passed, [0-9]* failed, [0-9]* skipped' "$LOG" | tail -1 || true)
 	read -r -a n <<<"$(tr -cs '0-9' ' ' <<<"${summary:-x}") - - -"
 	log "$A: verdict $verdict, log $LOG, trace $traces ($files files)"
-	ROWS+=("$(printf '%-8s %6s %6s %7s %6s %6s  %-5s %s' "$A" "${n[0]}" "${n[1]}" \
-		"${n[2]}" "${BOOT_SECS}s" "${RUN_SECS}s" "$files" "$verdict")")
+	printf '%-8s %6s %6s %7s %6s %6s  %-5s %s\n' "$A" "${n[0]}" "${n[1]}" \
+		"${n[2]}" "${BOOT_SECS}s" "${RUN_SECS}s" "$files" "$verdict" \
+		>>"$ROWS"
 	[[ $verdict == PASS ]]
 }
 
 main() {
-	local a failed=0
-	ROWS=()
+	local a rc failed=0
 
 	(($#)) || set -- "${ALL_ARCHS[@]}"
 	for a in "$@"; do
 		[[ -v K_ARCH[$a] ]] || die "unknown architecture $a (${ALL_ARCHS[*]})"
 	done
 	"$LTT_ROOT/scripts/kernel.sh" --tree
+	# The rows of this run's table (arch_one runs in a subshell).
+	ROWS=$(mktemp)
+	trap 'rm -f "$ROWS"' EXIT
 	for A in "$@"; do
-		arch_one || failed=$((failed + 1))
+		# In a subshell, not under || (where bash ignores set -e in
+		# the function and all it calls): a failed make or compiler
+		# ends this architecture, not the run.
+		set +e
+		(set -e; arch_one)
+		rc=$?
+		set -e
+		((rc == 0)) || failed=$((failed + 1))
+		if ((rc != 0)) && ! grep -q "^$A " "$ROWS"; then
+			log "$A: FAIL: the build failed (exit $rc)"
+			printf '%-8s %6s %6s %7s %6s %6s  %-5s %s\n' "$A" - - - - - - \
+				"FAIL (build)" >>"$ROWS"
+		fi
 	done
-	[[ $STEPS == *boot* ]] || return 0
+	[[ $STEPS == *boot* ]] || return $((failed > 0))
 	printf '%-8s %6s %6s %7s %6s %6s  %-5s %s\n' arch passed failed skipped \
 		boot run trace verdict
-	printf '%s\n' "${ROWS[@]}"
+	cat "$ROWS"
 	echo "arch: $(($# - failed)) passed, $failed failed"
 	((failed == 0))
 }

@@ -31,6 +31,8 @@
  * count replay it.
  */
 #define _GNU_SOURCE
+/* 64-bit offsets on 32-bit too: mmap() of an offset past 4 GiB. */
+#define _FILE_OFFSET_BITS 64
 #include <limits.h>
 #include <stddef.h>
 #include <signal.h>

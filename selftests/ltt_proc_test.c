@@ -33,7 +33,7 @@ FIXTURE_TEARDOWN(proc)
 TEST_F(proc, new_workqueue_worker_gives_process_kthread_with_pid_and_function)
 {
 	const struct ltt_registry *reg = &self->s.reg;
-	unsigned long long worker_thread;
+	unsigned long long worker_thread, stext, etext;
 	struct ltt_trace t = { 0 };
 	size_t i, n = 0, workers = 0;
 
@@ -43,6 +43,10 @@ TEST_F(proc, new_workqueue_worker_gives_process_kthread_with_pid_and_function)
 	STOP_AND_READ(&t);
 	worker_thread = ltt_kallsyms("worker_thread");
 	ASSERT_NE(0ULL, worker_thread) TH_LOG("%s", ltt_err);
+	/* The kernel's text, wherever the arch puts it. */
+	stext = ltt_kallsyms("_stext");
+	etext = ltt_kallsyms("_etext");
+	ASSERT_LT(stext, etext) TH_LOG("_stext, _etext: %s", ltt_err);
 
 	for (i = 0; i < t.n; i++) {
 		const struct ltt_event *ev = &t.ev[i];
@@ -50,8 +54,8 @@ TEST_F(proc, new_workqueue_worker_gives_process_kthread_with_pid_and_function)
 
 		n++;
 		EXPECT_LT(0, FIELD(ev, "pid"));
-		EXPECT_LE(0xffffffff80000000ULL,
-			  (unsigned long long)FIELD(ev, "func"))
+		EXPECT_TRUE((unsigned long long)FIELD(ev, "func") >= stext &&
+			    (unsigned long long)FIELD(ev, "func") < etext)
 			TH_LOG("kthread %lld: func %#llx is not kernel text",
 			       (long long)FIELD(ev, "pid"),
 			       (unsigned long long)FIELD(ev, "func"));

@@ -634,6 +634,92 @@ static inline int ltt_work_fs_changes(const char *dir)
 #define LTT_EXT2_FILE_SIZE	(256 << 10)
 #define LTT_EXT2_MAGIC		0xEF53
 
+/* Little-endian fields of an on-disk structure, on any host. */
+static inline void ltt_le16(unsigned char *p, unsigned int v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+}
+
+static inline void ltt_le32(unsigned char *p, unsigned int v)
+{
+	ltt_le16(p, v);
+	ltt_le16(p + 2, v >> 16);
+}
+
+/*
+ * What mke2fs -b 1024 makes, in C (the initramfs of scripts/arch.sh has
+ * no e2fsprogs, busybox or shell): in the first @blocks KiB of @fd, an
+ * ext2 revision 1 file system with no optional features, one group of
+ * 128 inodes and an empty root directory.  Blocks: 0 boot, 1 the
+ * superblock, 2 the group descriptors, 3 and 4 the block and inode
+ * bitmaps, 5 to 20 the inode table, 21 the root directory.
+ */
+static inline int ltt_mkfs_ext2(int fd, unsigned int blocks)
+{
+	enum { BS = 1024, INODES = 128, ISIZE = 128, ITABLE = 5,
+	       ROOT = ITABLE + INODES * ISIZE / BS, GROUP = 8 * BS };
+	static unsigned char img[(ROOT + 1) * BS];
+	unsigned char *sb = img + BS, *gd = img + 2 * BS;
+	unsigned char *bb = img + 3 * BS, *ib = img + 4 * BS;
+	unsigned char *root = img + ITABLE * BS + ISIZE;	/* inode 2 */
+	unsigned char *dir = img + ROOT * BS;
+	unsigned int i, free_blocks = blocks - 1 - ROOT;
+
+	if (blocks <= ROOT + 1 || blocks > GROUP + 1)
+		return ltt_fail("mkfs ext2: %u blocks is not one group", blocks);
+	memset(img, 0, sizeof(img));
+	ltt_le32(sb + 0, INODES);		/* s_inodes_count */
+	ltt_le32(sb + 4, blocks);		/* s_blocks_count */
+	ltt_le32(sb + 12, free_blocks);		/* s_free_blocks_count */
+	ltt_le32(sb + 16, INODES - 10);		/* s_free_inodes_count */
+	ltt_le32(sb + 20, 1);			/* s_first_data_block */
+	ltt_le32(sb + 32, GROUP);		/* s_blocks_per_group */
+	ltt_le32(sb + 36, GROUP);		/* s_frags_per_group */
+	ltt_le32(sb + 40, INODES);		/* s_inodes_per_group */
+	ltt_le16(sb + 54, 0xffff);		/* s_max_mnt_count: -1 */
+	ltt_le16(sb + 56, LTT_EXT2_MAGIC);	/* s_magic */
+	ltt_le16(sb + 58, 1);			/* s_state: clean */
+	ltt_le16(sb + 60, 1);			/* s_errors: continue */
+	ltt_le32(sb + 76, 1);			/* s_rev_level: dynamic */
+	ltt_le32(sb + 84, 11);			/* s_first_ino */
+	ltt_le16(sb + 88, ISIZE);		/* s_inode_size */
+	for (i = 0; i < 16; i++)		/* s_uuid */
+		sb[104 + i] = 0x4c + i;
+	ltt_le32(gd + 0, 3);			/* bg_block_bitmap */
+	ltt_le32(gd + 4, 4);			/* bg_inode_bitmap */
+	ltt_le32(gd + 8, ITABLE);		/* bg_inode_table */
+	ltt_le16(gd + 12, free_blocks);		/* bg_free_blocks_count */
+	ltt_le16(gd + 14, INODES - 10);		/* bg_free_inodes_count */
+	ltt_le16(gd + 16, 1);			/* bg_used_dirs_count */
+	/* Bit n is block n + 1: 1 to ROOT used, and those past the end. */
+	for (i = 0; i < GROUP; i++)
+		if (i < ROOT || i >= blocks - 1)
+			bb[i / 8] |= 1 << (i % 8);
+	/* Inodes 1 to 10 are reserved; the bits past the last are set. */
+	for (i = 0; i < GROUP; i++)
+		if (i < 10 || i >= INODES)
+			ib[i / 8] |= 1 << (i % 8);
+	ltt_le16(root + 0, 040755);		/* i_mode */
+	ltt_le32(root + 4, BS);			/* i_size */
+	ltt_le16(root + 26, 2);			/* i_links_count */
+	ltt_le32(root + 28, BS / 512);		/* i_blocks */
+	ltt_le32(root + 40, ROOT);		/* i_block[0] */
+	/* "." and "..", both the root: inode, rec_len, name_len, name */
+	ltt_le32(dir + 0, 2);
+	ltt_le16(dir + 4, 12);
+	ltt_le16(dir + 6, 1);
+	dir[8] = '.';
+	ltt_le32(dir + 12, 2);
+	ltt_le16(dir + 16, BS - 12);
+	ltt_le16(dir + 18, 2);
+	dir[20] = '.';
+	dir[21] = '.';
+	if (pwrite(fd, img, sizeof(img), 0) != (ssize_t)sizeof(img))
+		return ltt_fail("mkfs ext2: write: %s", strerror(errno));
+	return 0;
+}
+
 static inline int ltt_loop_attach(const char *img, char *dev, size_t size)
 {
 	int ctl, n, fd = -1, imgfd, i, ret = -1;
@@ -687,10 +773,11 @@ static inline int ltt_ext2_mount(void)
 		return ltt_fail("ftruncate %s: %s", LTT_EXT2_IMG,
 				strerror(errno));
 	}
+	if (ltt_mkfs_ext2(fd, 8192)) {
+		close(fd);
+		return -1;
+	}
 	close(fd);
-	if (system("mke2fs -F -b 1024 " LTT_EXT2_IMG " 8192 >/dev/null 2>&1"))
-		return ltt_fail("mke2fs -F -b 1024 %s 8192 failed (busybox mke2fs in PATH?)",
-				LTT_EXT2_IMG);
 	if (ltt_loop_attach(LTT_EXT2_IMG, dev, sizeof(dev)))
 		return -1;
 	if (mount(dev, LTT_EXT2_MNT, "ext2", 0, NULL))
@@ -848,6 +935,47 @@ static inline bool ltt_swapped(const void *addr)
 	return (e >> 62) & 1;
 }
 
+/*
+ * What mkswap does, in C (no util-linux or busybox in the initramfs of
+ * scripts/arch.sh): the version 1 header in the first page of @dev, in
+ * the host's byte order, with "SWAPSPACE2" in the last ten bytes of
+ * that page.
+ */
+static inline int ltt_mkswap(const char *dev)
+{
+	long ps = ltt_page_size();
+	struct {
+		unsigned int version, last_page, nr_badpages;
+		unsigned char uuid[16];
+		char volume_name[16];
+	} info = { .version = 1 };
+	char *page;
+	off_t size;
+	int fd, ret = -1;
+
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return ltt_fail("mkswap: open %s: %s", dev, strerror(errno));
+	size = lseek(fd, 0, SEEK_END);
+	page = calloc(1, ps);
+	if (size < 10 * ps || !page) {
+		ltt_fail("mkswap: %s: %lld bytes", dev, (long long)size);
+		goto out;
+	}
+	info.last_page = size / ps - 1;
+	memset(info.uuid, 0x5a, sizeof(info.uuid));
+	memcpy(page + 1024, &info, sizeof(info));
+	memcpy(page + ps - 10, "SWAPSPACE2", 10);
+	if (pwrite(fd, page, ps, 0) != ps || fsync(fd))
+		ltt_fail("mkswap: write %s: %s", dev, strerror(errno));
+	else
+		ret = 0;
+out:
+	free(page);
+	close(fd);
+	return ret;
+}
+
 /* Swap on zram0, 64 MiB, once per boot. */
 #define LTT_ZRAM	"/dev/zram0"
 
@@ -865,9 +993,8 @@ static inline int ltt_zram_swap_on(void)
 	ltt_write_str("/sys/block/zram0/reset", "1");
 	if (ltt_write_str("/sys/block/zram0/disksize", "64M"))
 		return -1;
-	if (system("mkswap " LTT_ZRAM " >/dev/null 2>&1"))
-		return ltt_fail("mkswap %s failed (busybox mkswap in PATH?)",
-				LTT_ZRAM);
+	if (ltt_mkswap(LTT_ZRAM))
+		return -1;
 	if (swapon(LTT_ZRAM, 0))
 		return ltt_fail("swapon %s: %s (CONFIG_SWAP)", LTT_ZRAM,
 				strerror(errno));
