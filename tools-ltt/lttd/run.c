@@ -418,6 +418,20 @@ static struct snapshots *open_snapshots(const struct lttd_config *cfg,
 	return snapshots_open(&so);
 }
 
+/* A run that ends before it records: undo what lttd_run() set up. */
+static int run_abort(struct trigger *trig, struct relayd *relay,
+		     struct ltt_recorder *rec, struct snapshots *sn,
+		     const sigset_t *old)
+{
+	trigger_close(trig);
+	if (relay)
+		relayd_close(relay, 0, NULL);
+	ltt_recorder_destroy(rec);
+	snapshots_close(sn);
+	sigprocmask(SIG_SETMASK, old, NULL);
+	return 1;
+}
+
 int lttd_run(struct lttd_config *cfg)
 {
 	struct ltt_record_opts ro = cfg->rec;
@@ -468,39 +482,22 @@ int lttd_run(struct lttd_config *cfg)
 		relay = relayd_open(&ro);
 		sink.ctx = relay;
 		if (!relay || ltt_recorder_set_sink(rec, &sink)) {
-			if (relay) {
+			if (relay)
 				say(cfg, "%s", ltt_error());
-				relayd_close(relay, 0, NULL);
-			}
-			ltt_recorder_destroy(rec);
-			snapshots_close(sn);
-			return 1;
+			return run_abort(NULL, relay, rec, sn, &old);
 		}
 	}
 	/* the watcher: a session of its own, started before the recorder */
 	if (cfg->n_triggers) {
 		trig = trigger_open(cfg->prog, cfg->triggers, cfg->n_triggers,
 				    cfg->pids, cfg->rec.n_pids);
-		if (!trig || trigger_start(trig)) {
-			trigger_close(trig);
-			if (relay)
-				relayd_close(relay, 0, NULL);
-			ltt_recorder_destroy(rec);
-			snapshots_close(sn);
-			sigprocmask(SIG_SETMASK, &old, NULL);
-			return 1;
-		}
+		if (!trig || trigger_start(trig))
+			return run_abort(trig, relay, rec, sn, &old);
 	}
 	if (cfg->cmd) {
 		child = start_command(cfg, &old, &go_fd);
-		if (child < 0) {
-			trigger_close(trig);
-			if (relay)
-				relayd_close(relay, 0, NULL);
-			ltt_recorder_destroy(rec);
-			snapshots_close(sn);
-			return 1;
-		}
+		if (child < 0)
+			return run_abort(trig, relay, rec, sn, &old);
 	}
 	if (ltt_recorder_start(rec)) {
 		/* nothing was recorded: no STOP, no totals, no trace left */
@@ -509,13 +506,7 @@ int lttd_run(struct lttd_config *cfg)
 			close(go_fd);	/* the command exits unrun */
 		if (child > 0)
 			waitpid(child, NULL, 0);
-		trigger_close(trig);
-		if (relay)
-			relayd_close(relay, 0, NULL);
-		ltt_recorder_destroy(rec);
-		snapshots_close(sn);
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		return 1;
+		return run_abort(trig, relay, rec, sn, &old);
 	}
 	if (go_fd >= 0 && write(go_fd, "g", 1) != 1)
 		say(cfg, "cannot start the command: %s", strerror(errno));
