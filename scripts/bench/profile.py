@@ -67,6 +67,9 @@ def main():
     blocks_path, results, sysmap, program = sys.argv[1:5]
     funcs = sys.argv[5:]
     windows, errors = load_windows(blocks_path)
+    # Every flood is between two marks: windows 1, 3, 5... are the floods,
+    # the others what ran between two of them.
+    windows = windows[::2]
     floods = load_floods(results)
     if len(windows) != len(floods):
         sys.exit(f"profile.py: {len(windows)} windows in {blocks_path} but "
