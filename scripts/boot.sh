@@ -20,7 +20,7 @@ LOG=$LTT_BUILD/boot-$LTT_FLAVOUR.log
 TIMEOUT=${LTT_BOOT_TIMEOUT:-1200}
 SMP=${LTT_SMP:-2}
 MEM=${LTT_MEM:-2G}
-APPEND="console=ttyS0 panic=-1 oops=panic tsc=reliable ${LTT_APPEND:-}"
+APPEND="console=ttyS0 panic=-1 oops=panic tsc=reliable no_timer_check ${LTT_APPEND:-}"
 # Boot tracing for ltt_boot_test, which runs first and takes it over: on
 # a full run, or one that lists it.  Forks, execs and exits only: a debug
 # kernel's boot fills 4M per CPU of other events (wakeups) before the
