@@ -166,6 +166,19 @@ static __always_inline bool ltt_hooks_enabled(void)
 }
 #endif
 
+/*
+ * The address of function @fn's code, as kallsyms and System.map list
+ * it: a Thumb-2 kernel's function pointers have bit 0 set.
+ */
+static __always_inline unsigned long ltt_code_addr(const void *fn)
+{
+	unsigned long addr = (unsigned long)fn;
+
+	if (IS_ENABLED(CONFIG_THUMB2_KERNEL))
+		addr &= ~1UL;
+	return addr;
+}
+
 /* A trap or exception reached its C handler; @ip is where it happened. */
 static __always_inline void ltt_trap_entry(unsigned int trap, unsigned long ip)
 {
@@ -212,7 +225,7 @@ static __always_inline void ltt_kthread(pid_t pid, const void *func)
 	if (ltt_hooks_enabled()) {
 		struct ltt_rec_process_kthread rec = {
 			.pid = pid,
-			.func = (unsigned long)func,
+			.func = ltt_code_addr(func),
 		};
 
 		ltt_log_process_kthread(&rec);

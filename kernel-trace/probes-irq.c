@@ -43,13 +43,13 @@ static void ltt_probe_tasklet(void *data, struct tasklet_struct *t, void *func)
 {
 	if (this_cpu_read(ltt_softirq_vec) == HI_SOFTIRQ) {
 		struct ltt_rec_tasklet_hi_action rec = {
-			.func = (unsigned long)func,
+			.func = ltt_code_addr(func),
 		};
 
 		ltt_log_tasklet_hi_action(&rec);
 	} else {
 		struct ltt_rec_tasklet_action rec = {
-			.func = (unsigned long)func,
+			.func = ltt_code_addr(func),
 		};
 
 		ltt_log_tasklet_action(&rec);

@@ -59,8 +59,9 @@ TEST_F(ipc, get_calls_give_create_events_with_the_id_and_flags)
 }
 
 /*
- * msgsnd, semop, shmat, shmdt and the ctl calls give ipc_call with the
- * <linux/ipc.h> call number and the object's id (shmdt: its result).
+ * msgsnd, semop (semtimedop where there is no semop), shmat, shmdt and
+ * the ctl calls give ipc_call with the <linux/ipc.h> call number and
+ * the object's id (shmdt: its result).
  */
 TEST_F(ipc, calls_on_objects_give_ipc_call_with_number_and_id)
 {
@@ -77,7 +78,7 @@ TEST_F(ipc, calls_on_objects_give_ipc_call_with_number_and_id)
 
 	{
 		const struct { int call; int id; } want[] = {
-			{ LTT_MSGSND, ids.msg }, { LTT_SEMOP, ids.sem },
+			{ LTT_MSGSND, ids.msg }, { LTT_SEMOP_CALL, ids.sem },
 			{ LTT_SHMAT, ids.shm }, { LTT_SHMDT, 0 },
 			{ 14 /* MSGCTL */, ids.msg }, { 3 /* SEMCTL */, ids.sem },
 			{ 24 /* SHMCTL */, ids.shm },

@@ -51,6 +51,17 @@
 #define LTT_NR_select	__NR_select
 #endif
 
+/*
+ * semop(), or semtimedop() with no timeout where there is no __NR_semop
+ * (i386, ppc32, sh, s390, MIPS o32): LTT_SEMOP_CALL is the call
+ * of <linux/ipc.h> its ipc_call records.
+ */
+#ifdef __NR_semop
+#define LTT_SEMOP_CALL		LTT_SEMOP
+#else
+#define LTT_SEMOP_CALL		LTT_SEMTIMEDOP
+#endif
+
 static inline long ltt_semop(int id, struct sembuf *op, size_t n)
 {
 #if defined(__NR_semop)
@@ -89,6 +100,7 @@ static inline long ltt_semop(int id, struct sembuf *op, size_t n)
 
 /* System V IPC calls, of <linux/ipc.h> (which <sys/ipc.h> excludes). */
 #define LTT_SEMOP		1
+#define LTT_SEMTIMEDOP		4
 #define LTT_MSGSND		11
 #define LTT_MSGRCV		12
 #define LTT_SHMAT		21
