@@ -19,7 +19,7 @@ static const struct {
 } fault_vectors[] = {
 	{ "x86_64", { 14 } },			/* #PF */
 	{ "i", { 14 } },			/* i386 ... i686 */
-	{ "ppc", { 0x300 } },			/* data storage, TRAP(regs) */
+	{ "ppc", { 0x300, 0x400 } },		/* data, instruction storage */
 	{ "sh", { 0x040, 0x060, 0x080 } },	/* TLB miss read, write, initial write */
 	{ "s390", { 0x04, 0x10, 0x11 } },	/* protection, segment, page translation */
 	{ "mips", { 1, 2, 3 } },		/* TLB modified, load, store */
