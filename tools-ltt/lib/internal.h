@@ -18,6 +18,13 @@ int ltt_fail(const char *fmt, ...) __printf(1, 2);
 int ltt_fail_errno(const char *fmt, ...) __printf(1, 2);
 
 /* The host's byte order: that of the traces its kernel writes. */
+/*
+ * The most CPUs a Linux kernel is configured for (NR_CPUS under MAXSMP):
+ * a packet's cpu_id at or above it is damage, and the tools size their
+ * per-CPU tables by the CPUs a trace names.
+ */
+#define LTT_CPUS_MAX		8192U
+
 #define LTT_HOST_BIG_ENDIAN	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 
 /* Read a trace's metadata (as ltt_metadata_write() makes it). */

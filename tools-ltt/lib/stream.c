@@ -206,6 +206,11 @@ static int stream_check_header(struct stream *s,
 			    (unsigned long long)h->timestamp_begin);
 		return -1;
 	}
+	if (h->cpu_id >= LTT_CPUS_MAX) {
+		stream_fail(s, off + 56, "cpu_id %u: a kernel has at most %u CPUs",
+			    h->cpu_id, LTT_CPUS_MAX);
+		return -1;
+	}
 	if (!s->seen_packet)
 		return 0;
 	if (h->cpu_id != s->cpu) {

@@ -213,6 +213,20 @@ void damaged_bad_packet_size(void **state)
 	damage_teardown(&d);
 }
 
+/* The first packet names the CPU: one no kernel has is damage. */
+void damaged_cpu_id_out_of_range(void **state)
+{
+	const uint32_t bad = 0xffffffff;
+	struct damage d;
+
+	(void)state;
+	damage_setup(&d);
+	damage_patch(&d, d.pkt[0] + 56, &bad, 4);
+	expect_prefix(&d, 0, d.pkt[0] + 56,
+		      "cpu_id 4294967295: a kernel has at most 8192 CPUs");
+	damage_teardown(&d);
+}
+
 void damaged_unknown_event_id(void **state)
 {
 	struct damage d;

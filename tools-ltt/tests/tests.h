@@ -92,6 +92,7 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(damaged_bad_magic),				\
 	cmocka_unit_test(damaged_bad_content_size),			\
 	cmocka_unit_test(damaged_bad_packet_size),			\
+	cmocka_unit_test(damaged_cpu_id_out_of_range),			\
 	cmocka_unit_test(damaged_unknown_event_id),			\
 	cmocka_unit_test(damaged_event_count),				\
 	cmocka_unit_test(damaged_every_truncation),			\
@@ -229,6 +230,7 @@ DECLARE(damaged_truncated_in_header);
 DECLARE(damaged_bad_magic);
 DECLARE(damaged_bad_content_size);
 DECLARE(damaged_bad_packet_size);
+DECLARE(damaged_cpu_id_out_of_range);
 DECLARE(damaged_unknown_event_id);
 DECLARE(damaged_event_count);
 DECLARE(damaged_every_truncation);
