@@ -82,6 +82,7 @@ struct ltt_session {
 	unsigned long flush_jiffies;
 	bool user;			/* an unprivileged user's session */
 	kuid_t uid;			/* whose */
+	const struct cred *cred;	/* the creator's, for the state dump */
 	DECLARE_BITMAP(mask, LTT_EVENTS_MAX);
 	struct ltt_pidset __rcu *pids;
 	struct ltt_buf **bufs;		/* nr_cpu_ids entries, NULL if none */

@@ -215,6 +215,7 @@ static void ltt_session_free(struct kref *ref)
 			ltt_buf_destroy(s->bufs[cpu]);
 	kfree(s->bufs);
 	kfree(rcu_dereference_protected(s->pids, true));
+	put_cred(s->cred);
 	kfree(s);
 }
 
@@ -683,6 +684,7 @@ struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user)
 	}
 	ltt_custom_sessions_get();
 	kref_init(&s->ref);
+	s->cred = get_current_cred();
 	mutex_init(&s->lock);
 	INIT_WORK(&s->dump, ltt_statedump_work);
 	s->state = LTT_SESSION_NEW;

@@ -12,6 +12,7 @@
  * records, so a dump larger than the buffer arrives whole.  A stop ends
  * the waiting: the dump finishes at once, its excess counted lost.
  */
+#include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/fdtable.h>
 #include <linux/file.h>
@@ -136,19 +137,25 @@ static struct task_struct *ltt_next_task(pid_t *nr)
  * Runs in a worker, without the session's locks; a stop of the session
  * waits for it.  The records pass the event mask; the pid filter lets
  * through those of the listed processes and threads, whoever starts the
- * session.  Tasks come in pid order, each process's files after it.
+ * session.  Tasks come in pid order, each process's files after it.  The
+ * worker wears the credentials of the session's creator, so that a user
+ * session judges which tasks its user may see with the user's, not with
+ * the worker's (root's).
  */
 void ltt_statedump_work(struct work_struct *work)
 {
 	struct ltt_dump_ctx ctx = {
 		.s = container_of(work, struct ltt_session, dump),
 	};
+	const struct cred *old;
 	struct task_struct *t;
 	pid_t nr = 1;
 
 	ctx.page = (char *)__get_free_page(GFP_KERNEL);
 	if (!ctx.page)
 		return;
+	/* What a user's session may see is what its creator may see. */
+	old = override_creds(ctx.s->cred);
 	while ((t = ltt_next_task(&nr))) {
 		ltt_dump_task(&ctx, t);
 		if (thread_group_leader(t))
@@ -156,5 +163,6 @@ void ltt_statedump_work(struct work_struct *work)
 		put_task_struct(t);
 		cond_resched();
 	}
+	revert_creds(old);
 	free_page((unsigned long)ctx.page);
 }

@@ -251,8 +251,14 @@ bool ltt_task_passes(struct ltt_session *s, struct task_struct *t)
 	struct ltt_pidset *set;
 	unsigned int i;
 
-	/* A user may learn of the tasks a debugger of theirs could read. */
-	if (s->user && !ptrace_may_access(t, PTRACE_MODE_READ_REALCREDS))
+	/*
+	 * A user may learn of the tasks a debugger of theirs could read,
+	 * judged with the credentials of the session's creator (the state
+	 * dump's worker wears them), and of no kernel thread: the worker
+	 * itself is one, and may always read itself.
+	 */
+	if (s->user && ((t->flags & PF_KTHREAD) ||
+			!ptrace_may_access(t, PTRACE_MODE_READ_REALCREDS)))
 		return false;
 	guard(preempt_notrace)();
 	set = rcu_dereference_sched(s->pids);
