@@ -620,7 +620,7 @@ TEST(user_session_does_not_record_setuid_tasks)
 	}
 	ltt_write_str(USER_SESSIONS, "0");
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("10-13: the user session failed; 14: it saw a set-uid task; 15: its dump missed the user's own process");
+		TH_LOG("10-13: session failed; 14: set-uid task seen; 15: own process not dumped");
 }
 
 /* Root without capabilities has no user session: root's are everybody's. */
