@@ -219,6 +219,11 @@ run_uevent() {
 # run CASE VARIANT ROUND: one measurement, one BENCH line.
 run() {
 	c=$1 v=$2 r=$3 extra='' more=''
+	# LTT's probes leave a second after the last session closes
+	# (session.c, ltt_disarm): the previous variant's must be gone, or
+	# an untraced or ftrace run pays LTT's floor too.  Idle, so cheap
+	# under -icount.
+	sleep 2
 	if [ "$c" = uevent ]; then
 		run_uevent "$v" "$r"
 		return
