@@ -27,13 +27,14 @@ static void by_type(FILE *f, const struct stats *st, bool custom)
 	putc('}', f);
 }
 
-static void syscalls(FILE *f, const struct stats *st)
+static void syscalls(FILE *f, const struct stats *st,
+		     const struct ltt_syscall_table *table)
 {
 	unsigned int i, n = 0;
 
 	fputs(",\"syscalls\":[", f);
 	for (i = 0; i < STATS_SYSCALLS; i++) {
-		const char *name = ltt_syscall_name(i);
+		const char *name = ltt_syscall_name(table, i);
 
 		if (!st->syscalls[i])
 			continue;
@@ -63,14 +64,15 @@ static void procs(FILE *f, const struct stats *st, const struct ltt_trace *t)
 	putc(']', f);
 }
 
-static void times(FILE *f, const struct stats *st)
+static void times(FILE *f, const struct stats *st,
+		  const struct ltt_syscall_table *table)
 {
 	unsigned int i, n = 0;
 
 	fprintf(f, ",\"syscall_times\":{\"pid\":%d,\"calls\":[", st->pid);
 	for (i = 0; i < STATS_SYSCALLS; i++) {
 		const struct syscall_time *s = &st->times[i];
-		const char *name = ltt_syscall_name(i);
+		const char *name = ltt_syscall_name(table, i);
 
 		if (!s->count)
 			continue;
@@ -117,10 +119,10 @@ void stats_print_json(FILE *f, const struct stats *st, const struct ltt_trace *t
 	by_type(f, st, false);
 	by_type(f, st, true);
 	if (st->id_entry >= 0)
-		syscalls(f, st);
+		syscalls(f, st, ltt_trace_syscalls(t));
 	procs(f, st, t);
 	if (st->track_pid)
-		times(f, st);
+		times(f, st, ltt_trace_syscalls(t));
 	lost(f, st);
 	fputs("}\n", f);
 }
