@@ -164,6 +164,12 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(timeline_softirq_ends_before_a_gap),		\
 	cmocka_unit_test(timeline_marks_file_changes)
 
+#define TESTS_SYSCALLS							\
+	cmocka_unit_test(syscalls_tables_of_each_architecture),		\
+	cmocka_unit_test(syscalls_table_of_a_machine),			\
+	cmocka_unit_test(syscalls_table_of_a_trace),			\
+	cmocka_unit_test(syscalls_filter_names_calls_of_the_trace)
+
 #define TESTS_FILTER							\
 	cmocka_unit_test(filter_matches_fields_and_context),		\
 	cmocka_unit_test(filter_counts_errors_of_guest_mix),		\
@@ -252,6 +258,10 @@ DECLARE(stats_cpu_time_from_sched_change);
 DECLARE(stats_lost_events);
 DECLARE(stats_syscall_names);
 DECLARE(stats_time_bounds);
+DECLARE(syscalls_tables_of_each_architecture);
+DECLARE(syscalls_table_of_a_machine);
+DECLARE(syscalls_table_of_a_trace);
+DECLARE(syscalls_filter_names_calls_of_the_trace);
 DECLARE(guest_traces_read_cleanly);
 DECLARE(guest_flight_recorder_snapshots);
 DECLARE(guest_pid_follows_the_kernel);
