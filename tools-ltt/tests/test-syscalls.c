@@ -10,7 +10,6 @@
 
 #include <linux/ltt.h>
 
-#include "../ltt/filter.h"
 #include "../ltt/syscalls.h"
 #include "tests.h"
 
@@ -183,45 +182,23 @@ void syscalls_table_of_a_trace(void **state)
 	remove_copy(dir);
 }
 
-/* Items of @dir that @expr matches. */
-static unsigned int matches(const char *dir, const char *expr)
-{
-	const struct ltt_item *it;
-	struct ltt_trace *t = ltt_trace_open(dir);
-	struct filter *f;
-	unsigned int n = 0;
-	char err[256];
-
-	assert_non_null(t);
-	f = filter_new(expr, ltt_trace_registry(t), err, sizeof(err));
-	if (!f)
-		fail_msg("%s: %s", expr, err);
-	while (ltt_trace_next(t, &it) > 0)
-		n += filter_match(f, t, it);
-	filter_free(f);
-	ltt_trace_close(t);
-	return n;
-}
-
 void syscalls_filter_names_calls_of_the_trace(void **state)
 {
-	const char *dir;
+	const char *i386 = FIXTURE("arch-i386"), *dir;
 
 	(void)state;
 	/* the guests' workloads call getppid 200 times */
-	assert_int_equal(matches(FIXTURE("arch-i386"), "syscall == \"getppid\""),
-			 200);
-	assert_int_equal(matches(FIXTURE("arch-i386"), "id == 64"), 200);
-	assert_int_equal(matches(FIXTURE("arch-i386"), "syscall == \"semget\""),
-			 0);
-	assert_int_equal(matches(FIXTURE("arch-powerpc"),
-				 "syscall == \"getppid\""), 200);
-	assert_int_equal(matches(FIXTURE("basic"), "syscall == \"getppid\""),
-			 FX_GETPPID);
+	assert_int_equal(filter_count(i386, "syscall == \"getppid\""), 200);
+	assert_int_equal(filter_count(i386, "id == 64"), 200);
+	assert_int_equal(filter_count(i386, "syscall == \"semget\""), 0);
+	assert_int_equal(filter_count(FIXTURE("arch-powerpc"),
+				      "syscall == \"getppid\""), 200);
+	assert_int_equal(filter_count(FIXTURE("basic"),
+				      "syscall == \"getppid\""), FX_GETPPID);
 	/* no table: no call has a name */
 	dir = basic_of_arch("riscv64");
-	assert_int_equal(matches(dir, "syscall == \"getppid\""), 0);
-	assert_int_equal(matches(dir, "event == \"syscall_entry\" && !syscall"),
-			 matches(dir, "event == \"syscall_entry\""));
+	assert_int_equal(filter_count(dir, "syscall == \"getppid\""), 0);
+	assert_int_equal(filter_count(dir, "event == \"syscall_entry\" && !syscall"),
+			 filter_count(dir, "event == \"syscall_entry\""));
 	remove_copy(dir);
 }

@@ -49,6 +49,9 @@ void seen_free(struct seen_list *l);
 /* Items of event @name (NULL: events of any name) on @cpu (-1: any). */
 size_t count_events(const struct seen_list *l, const char *name, int cpu);
 
+/* Items of trace @dir that filter @expr matches (test-filter.c). */
+unsigned int filter_count(const char *dir, const char *expr);
+
 /* A scratch copy of fixture @name; returns its directory (static). */
 const char *copy_fixture(const char *name);
 void remove_copy(const char *dir);
