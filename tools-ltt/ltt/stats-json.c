@@ -34,11 +34,12 @@ static void syscalls(FILE *f, const struct stats *st,
 
 	fputs(",\"syscalls\":[", f);
 	for (i = 0; i < STATS_SYSCALLS; i++) {
-		const char *name = ltt_syscall_name(table, i);
+		unsigned int nr = i + st->syscall_base;
+		const char *name = ltt_syscall_name(table, nr);
 
 		if (!st->syscalls[i])
 			continue;
-		fprintf(f, "%s{\"nr\":%u,\"name\":", n++ ? "," : "", i);
+		fprintf(f, "%s{\"nr\":%u,\"name\":", n++ ? "," : "", nr);
 		json_str(f, name ? name : "?");
 		fprintf(f, ",\"count\":%llu}", (unsigned long long)st->syscalls[i]);
 	}
@@ -72,11 +73,12 @@ static void times(FILE *f, const struct stats *st,
 	fprintf(f, ",\"syscall_times\":{\"pid\":%d,\"calls\":[", st->pid);
 	for (i = 0; i < STATS_SYSCALLS; i++) {
 		const struct syscall_time *s = &st->times[i];
-		const char *name = ltt_syscall_name(table, i);
+		unsigned int nr = i + st->syscall_base;
+		const char *name = ltt_syscall_name(table, nr);
 
 		if (!s->count)
 			continue;
-		fprintf(f, "%s{\"nr\":%u,\"name\":", n++ ? "," : "", i);
+		fprintf(f, "%s{\"nr\":%u,\"name\":", n++ ? "," : "", nr);
 		json_str(f, name ? name : "?");
 		fprintf(f, ",\"count\":%llu,\"total_ns\":%llu,\"min_ns\":%llu,\"avg_ns\":%llu,\"max_ns\":%llu}",
 			(unsigned long long)s->count,

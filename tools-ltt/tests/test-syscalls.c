@@ -7,11 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/ltt.h>
 
+#include "../ltt/analysis.h"
 #include "../ltt/syscalls.h"
 #include "tests.h"
+#include "writer.h"
 
 static void assert_call(const struct ltt_syscall_table *t, long nr,
 			const char *name)
@@ -200,5 +203,59 @@ void syscalls_filter_names_calls_of_the_trace(void **state)
 	assert_int_equal(filter_count(dir, "syscall == \"getppid\""), 0);
 	assert_int_equal(filter_count(dir, "event == \"syscall_entry\" && !syscall"),
 			 filter_count(dir, "event == \"syscall_entry\""));
+	remove_copy(dir);
+}
+
+/*
+ * ltt stats counts a mips trace's calls, numbered from 4000, by name:
+ * pid 300 calls getppid (4064) three times.
+ */
+void syscalls_stats_of_a_table_not_from_0(void **state)
+{
+	const struct ltt_syscall_table *table;
+	const struct ltt_item *it;
+	struct ltt_registry reg;
+	struct ltt_trace *t;
+	struct fx_writer w;
+	struct stats st;
+	char dir[256], cmd[600];
+	unsigned int i;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/ltt-syscalls-mips-%d", getpid());
+	assert_int_equal(fx_registry(&reg), 0);
+	assert_int_equal(fx_open(&w, dir, &reg, 1, 4096, FX_CLOCK_OFFSET), 0);
+	fx_set_pid(&w, 0, 300);
+	for (i = 0; i < 3; i++) {
+		int64_t entry[] = { 4064, 0x400000 }, ret[] = { 1 };
+
+		assert_int_equal(fx_event(&w, 0, FX_T0 + 1000 * i,
+					  "syscall_entry", entry, NULL), 0);
+		assert_int_equal(fx_event(&w, 0, FX_T0 + 1000 * i + 100,
+					  "syscall_exit", ret, NULL), 0);
+	}
+	assert_int_equal(fx_close(&w, FX_T0 + 5000), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "sed -i 's/arch = \"x86_64\";/arch = \"mips\";/' '%s/metadata'",
+		 dir);
+	assert_int_equal(system(cmd), 0);
+
+	t = ltt_trace_open(dir);
+	assert_non_null(t);
+	table = ltt_trace_syscalls(t);
+	assert_ptr_equal(table, &ltt_syscalls_mips_o32);
+	assert_int_equal(stats_init(&st, ltt_trace_registry(t), 300), 0);
+	st.syscall_base = table->base;
+	while (ltt_trace_next(t, &it) > 0)
+		stats_add(&st, it);
+	stats_finish(&st);
+	assert_int_equal(st.syscalls[64], 3);
+	assert_int_equal(st.syscalls_other, 0);
+	assert_int_equal(st.times[64].count, 3);
+	assert_int_equal(st.times[64].total_ns, 300);
+	assert_string_equal(ltt_syscall_name(table, 64 + st.syscall_base),
+			    "getppid");
+	stats_free(&st);
+	ltt_trace_close(t);
 	remove_copy(dir);
 }

@@ -171,7 +171,8 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(syscalls_tables_of_each_architecture),		\
 	cmocka_unit_test(syscalls_table_of_a_machine),			\
 	cmocka_unit_test(syscalls_table_of_a_trace),			\
-	cmocka_unit_test(syscalls_filter_names_calls_of_the_trace)
+	cmocka_unit_test(syscalls_filter_names_calls_of_the_trace),	\
+	cmocka_unit_test(syscalls_stats_of_a_table_not_from_0)
 
 #define TESTS_FILTER							\
 	cmocka_unit_test(filter_matches_fields_and_context),		\
@@ -265,6 +266,7 @@ DECLARE(syscalls_tables_of_each_architecture);
 DECLARE(syscalls_table_of_a_machine);
 DECLARE(syscalls_table_of_a_trace);
 DECLARE(syscalls_filter_names_calls_of_the_trace);
+DECLARE(syscalls_stats_of_a_table_not_from_0);
 DECLARE(guest_traces_read_cleanly);
 DECLARE(guest_flight_recorder_snapshots);
 DECLARE(guest_pid_follows_the_kernel);
