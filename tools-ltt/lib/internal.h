@@ -32,14 +32,17 @@ struct ltt_metadata {
 	struct ltt_registry reg;
 	int64_t clock_offset;		/* real - mono, ns */
 	bool big_endian;		/* trace { byte_order = be; } */
+	char arch[32];			/* env { arch = "..."; }, or "" */
 };
 
 /*
  * ltt_metadata_write() for a trace of either byte order (the host's is
- * what the kernel writes; tests convert traces to the other).
+ * what the kernel writes; tests convert traces to the other) and of
+ * machine @arch (env.arch; NULL: this one's).
  */
 int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
-			     int64_t real_minus_mono_ns, bool big_endian);
+			     int64_t real_minus_mono_ns, bool big_endian,
+			     const char *arch);
 
 int ltt_metadata_parse(const char *text, size_t len, const char *file,
 		       struct ltt_metadata *md);

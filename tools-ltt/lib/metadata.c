@@ -161,15 +161,20 @@ static int metadata_write_event(FILE *out, const struct ltt_event_desc *d)
 	return 0;
 }
 
-static void metadata_write_env(FILE *out)
+/* The env block; arch is @arch, or NULL for this machine's. */
+static void metadata_write_env(FILE *out, const char *arch)
 {
 	struct utsname u;
 
 	fprintf(out, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"ltt\";\n");
-	if (!uname(&u))
+	if (!uname(&u)) {
 		fprintf(out, "\thostname = \"%s\";\n\tsysname = \"%s\";\n"
-			"\tkernel_release = \"%s\";\n\tarch = \"%s\";\n",
-			u.nodename, u.sysname, u.release, u.machine);
+			"\tkernel_release = \"%s\";\n",
+			u.nodename, u.sysname, u.release);
+		arch = arch ? arch : u.machine;
+	}
+	if (arch)
+		fprintf(out, "\tarch = \"%s\";\n", arch);
 	fprintf(out, "};\n\n");
 }
 
@@ -195,11 +200,12 @@ int ltt_metadata_write(int fd, const struct ltt_registry *reg,
 		       int64_t real_minus_mono_ns)
 {
 	return ltt_metadata_write_order(fd, reg, real_minus_mono_ns,
-					LTT_HOST_BIG_ENDIAN);
+					LTT_HOST_BIG_ENDIAN, NULL);
 }
 
 int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
-			     int64_t real_minus_mono_ns, bool big_endian)
+			     int64_t real_minus_mono_ns, bool big_endian,
+			     const char *arch)
 {
 	char uuid[40];
 	char *text = NULL;
@@ -220,7 +226,7 @@ int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
 	}
 	metadata_uuid(uuid, sizeof(uuid));
 	fprintf(out, metadata_head, uuid, big_endian ? "be" : "le");
-	metadata_write_env(out);
+	metadata_write_env(out, arch);
 	fprintf(out, metadata_clock, secs, ns);
 	if (big_endian)
 		fprintf(out, metadata_stream, metadata_header_ts,
@@ -709,6 +715,28 @@ static int tsdl_trace(struct tsdl *t, struct ltt_metadata *md)
 	return tsdl_expect(t, ";");
 }
 
+/* env { arch = "..."; ... }: the machine that recorded the trace. */
+static int tsdl_env(struct tsdl *t, struct ltt_metadata *md)
+{
+	if (tsdl_next(t) || tsdl_expect(t, "{"))
+		return -1;
+	while (!tsdl_is(t, "}")) {
+		if (t->kind == TOK_END)
+			return tsdl_fail(t, "unterminated env block");
+		if (tsdl_is(t, "arch")) {
+			if (tsdl_next(t) || tsdl_expect(t, "="))
+				return -1;
+			if (t->kind == TOK_STRING)
+				tsdl_copy(md->arch, sizeof(md->arch), t->text);
+		}
+		if (tsdl_skip_statement(t))
+			return -1;
+	}
+	if (tsdl_next(t))
+		return -1;
+	return tsdl_expect(t, ";");
+}
+
 int ltt_metadata_parse(const char *text, size_t len, const char *file,
 		       struct ltt_metadata *md)
 {
@@ -736,6 +764,8 @@ int ltt_metadata_parse(const char *text, size_t len, const char *file,
 			ret = tsdl_clock(t, md);
 		else if (tsdl_is(t, "trace"))
 			ret = tsdl_trace(t, md);
+		else if (tsdl_is(t, "env"))
+			ret = tsdl_env(t, md);
 		else
 			ret = tsdl_skip_statement(t);
 	}

@@ -555,6 +555,11 @@ int64_t ltt_trace_clock_offset(const struct ltt_trace *t)
 	return t->md.clock_offset;
 }
 
+const char *ltt_trace_arch(const struct ltt_trace *t)
+{
+	return t->md.arch[0] ? t->md.arch : NULL;
+}
+
 const char *ltt_trace_dir(const struct ltt_trace *t)
 {
 	return t->dir;

@@ -139,7 +139,8 @@ static void stats_syscall_time(struct stats *st, const struct ltt_item *it,
 		if (st->pending)
 			st->unfinished++;
 		st->pending = true;
-		st->pending_nr = ltt_item_raw(it, st->f_entry_id);
+		st->pending_nr = ltt_item_raw(it, st->f_entry_id) -
+				 st->syscall_base;
 		st->pending_ts = it->ts;
 		return;
 	}
@@ -212,7 +213,8 @@ void stats_add(struct stats *st, const struct ltt_item *it)
 		p->events++;
 
 	if (id == st->id_entry) {
-		uint64_t nr = ltt_item_raw(it, st->f_entry_id);
+		uint64_t nr = ltt_item_raw(it, st->f_entry_id) -
+			      st->syscall_base;
 
 		if (nr < STATS_SYSCALLS)
 			st->syscalls[nr]++;

@@ -51,8 +51,9 @@ struct stats {
 	uint64_t events;
 	uint64_t first_ts, last_ts;
 	uint64_t *per_event;		/* by event id */
+	uint32_t syscall_base;		/* the number of syscalls[0] (mips') */
 	uint64_t syscalls[STATS_SYSCALLS];
-	uint64_t syscalls_other;	/* numbers past STATS_SYSCALLS */
+	uint64_t syscalls_other;	/* numbers past them */
 	uint64_t lost_events, lost_packets;
 	unsigned int max_cpu;		/* highest CPU seen, plus one */
 	struct stats_cpu cpu[STATS_CPUS];

@@ -45,6 +45,9 @@ struct filter {
 	const struct ltt_registry *reg;
 	unsigned int n_events;
 	int syscall_entry;
+	int syscall_compat, compat_abi;	/* syscall_entry_compat, its abi */
+	const struct ltt_syscall_table *syscalls;	/* the trace's */
+	bool have_syscalls;		/* syscalls looked up */
 };
 
 struct parser {
@@ -298,6 +301,9 @@ struct filter *filter_new(const char *expr, const struct ltt_registry *reg,
 	f->reg = reg;
 	f->n_events = reg->n_events;
 	f->syscall_entry = ltt_registry_find(reg, "syscall_entry");
+	f->syscall_compat = ltt_registry_find(reg, "syscall_entry_compat");
+	f->compat_abi = f->syscall_compat < 0 ? -1 :
+		ltt_event_field_index(&reg->events[f->syscall_compat], "abi");
 	return f;
 }
 
@@ -337,8 +343,26 @@ static void resolve(struct filter *f, struct node *n, unsigned int id)
 	for (k = 0; k < sizeof(ctx) / sizeof(ctx[0]); k++)
 		if (!strcmp(n->text, ctx[k].name))
 			n->use[id] = ctx[k].use;
-	if (n->use[id] == USE_SYSCALL && (int)id != f->syscall_entry)
+	if (n->use[id] == USE_SYSCALL && (int)id != f->syscall_entry &&
+	    ((int)id != f->syscall_compat || f->compat_abi < 0))
 		n->use[id] = USE_NONE;
+}
+
+/* The call of a syscall_entry(_compat), named by @t's table. */
+static const char *syscall_name(struct filter *f, const struct ltt_trace *t,
+				const struct ltt_item *it)
+{
+	const struct ltt_syscall_table *table;
+
+	if (!f->have_syscalls) {
+		f->syscalls = ltt_trace_syscalls(t);
+		f->have_syscalls = true;
+	}
+	table = f->syscalls;
+	if ((int)it->desc->id == f->syscall_compat)
+		table = ltt_syscall_compat_table(table,
+						 ltt_item_int(it, f->compat_abi));
+	return ltt_syscall_name(table, ltt_item_int(it, 0));
 }
 
 static struct value eval_operand(struct filter *f, struct node *n,
@@ -371,7 +395,7 @@ static struct value eval_operand(struct filter *f, struct node *n,
 	case USE_EVENT:
 		return (struct value){ V_STRING, 0, it->desc->name };
 	case USE_SYSCALL:
-		v.string = ltt_syscall_name(ltt_item_int(it, 0));
+		v.string = syscall_name(f, t, it);
 		return (struct value){ V_STRING, 0, v.string ? v.string : "" };
 	case USE_TS:
 		return (struct value){ V_NUMBER, (int64_t)it->ts, NULL };

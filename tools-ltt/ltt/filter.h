@@ -16,7 +16,8 @@
  * NAME is a field of the event (ret, fd, filename, ...) or, when the
  * event has no field of that name, one of the item's context: comm (the
  * task's name), pid, cpu, event (its name), syscall (syscall_entry's
- * call name), ts (trace clock, ns).  A comparison with a name the event
+ * and syscall_entry_compat's call name, in the table of the machine
+ * that recorded the trace), ts (trace clock, ns).  A comparison with a name the event
  * does not have is false.  "=~" matches a glob (fnmatch: "ss*").
  * Strings compare with strings, numbers with numbers; a bare operand is
  * true when it is a non-zero number or a non-empty string.  Lost-event

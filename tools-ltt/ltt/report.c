@@ -62,6 +62,8 @@ struct report {
 	bool started;
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
+	int syscall_compat, compat_abi;	/* syscall_entry_compat, its abi */
+	const struct ltt_syscall_table *table;	/* the trace's syscalls */
 	int *fd_field;			/* per event id: its "fd", or -1 */
 	struct field_notes *notes;	/* names of trap, signal... numbers */
 	struct out *out;		/* stdout */
@@ -208,6 +210,17 @@ static int report_find_fds(struct report *r, const struct ltt_registry *reg)
 	return 0;
 }
 
+/* The name of the call of a syscall_entry or syscall_entry_compat. */
+static const char *report_syscall(const struct report *r,
+				  const struct ltt_item *it)
+{
+	const struct ltt_syscall_table *t = r->table;
+
+	if ((int)it->desc->id == r->syscall_compat)
+		t = ltt_syscall_compat_table(t, ltt_item_int(it, r->compat_abi));
+	return ltt_syscall_name(t, ltt_item_int(it, 0));
+}
+
 /* Field values: integers formatted in place, strings quoted. */
 static void report_fields(struct report *r, const struct ltt_item *it)
 {
@@ -233,8 +246,9 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 
 			o->len += n > 0 ? n : 0;
 		}
-		if (i == 0 && (int)d->id == r->syscall_entry)
-			report_note(o, ltt_syscall_name(ltt_item_int(it, 0)));
+		if (i == 0 && ((int)d->id == r->syscall_entry ||
+			       (int)d->id == r->syscall_compat))
+			report_note(o, report_syscall(r, it));
 		else if ((int)i == r->fd_field[d->id])
 			report_note(o, ltt_trace_file(r->trace, it->pid,
 						      ltt_item_int(it, i)));
@@ -371,6 +385,12 @@ int cmd_report(int argc, char **argv)
 	r.trace = t;
 	reg = ltt_trace_registry(t);
 	r.syscall_entry = ltt_registry_find(reg, "syscall_entry");
+	r.syscall_compat = ltt_registry_find(reg, "syscall_entry_compat");
+	r.compat_abi = r.syscall_compat < 0 ? -1 :
+		ltt_event_field_index(&reg->events[r.syscall_compat], "abi");
+	if (r.compat_abi < 0)
+		r.syscall_compat = -1;
+	r.table = ltt_trace_syscalls(t);
 	r.notes = field_notes_new(reg);
 	if (report_find_fds(&r, reg)) {
 		warnx_cmd(p.cmd, "out of memory");

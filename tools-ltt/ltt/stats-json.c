@@ -27,17 +27,19 @@ static void by_type(FILE *f, const struct stats *st, bool custom)
 	putc('}', f);
 }
 
-static void syscalls(FILE *f, const struct stats *st)
+static void syscalls(FILE *f, const struct stats *st,
+		     const struct ltt_syscall_table *table)
 {
 	unsigned int i, n = 0;
 
 	fputs(",\"syscalls\":[", f);
 	for (i = 0; i < STATS_SYSCALLS; i++) {
-		const char *name = ltt_syscall_name(i);
+		unsigned int nr = i + st->syscall_base;
+		const char *name = ltt_syscall_name(table, nr);
 
 		if (!st->syscalls[i])
 			continue;
-		fprintf(f, "%s{\"nr\":%u,\"name\":", n++ ? "," : "", i);
+		fprintf(f, "%s{\"nr\":%u,\"name\":", n++ ? "," : "", nr);
 		json_str(f, name ? name : "?");
 		fprintf(f, ",\"count\":%llu}", (unsigned long long)st->syscalls[i]);
 	}
@@ -63,18 +65,20 @@ static void procs(FILE *f, const struct stats *st, const struct ltt_trace *t)
 	putc(']', f);
 }
 
-static void times(FILE *f, const struct stats *st)
+static void times(FILE *f, const struct stats *st,
+		  const struct ltt_syscall_table *table)
 {
 	unsigned int i, n = 0;
 
 	fprintf(f, ",\"syscall_times\":{\"pid\":%d,\"calls\":[", st->pid);
 	for (i = 0; i < STATS_SYSCALLS; i++) {
 		const struct syscall_time *s = &st->times[i];
-		const char *name = ltt_syscall_name(i);
+		unsigned int nr = i + st->syscall_base;
+		const char *name = ltt_syscall_name(table, nr);
 
 		if (!s->count)
 			continue;
-		fprintf(f, "%s{\"nr\":%u,\"name\":", n++ ? "," : "", i);
+		fprintf(f, "%s{\"nr\":%u,\"name\":", n++ ? "," : "", nr);
 		json_str(f, name ? name : "?");
 		fprintf(f, ",\"count\":%llu,\"total_ns\":%llu,\"min_ns\":%llu,\"avg_ns\":%llu,\"max_ns\":%llu}",
 			(unsigned long long)s->count,
@@ -117,10 +121,10 @@ void stats_print_json(FILE *f, const struct stats *st, const struct ltt_trace *t
 	by_type(f, st, false);
 	by_type(f, st, true);
 	if (st->id_entry >= 0)
-		syscalls(f, st);
+		syscalls(f, st, ltt_trace_syscalls(t));
 	procs(f, st, t);
 	if (st->track_pid)
-		times(f, st);
+		times(f, st, ltt_trace_syscalls(t));
 	lost(f, st);
 	fputs("}\n", f);
 }

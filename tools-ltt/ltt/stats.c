@@ -75,8 +75,10 @@ static void print_events(const struct stats *st, unsigned int top,
 	free(r);
 }
 
-static void print_syscalls(const struct stats *st, unsigned int top)
+static void print_syscalls(const struct stats *st, const struct ltt_trace *t,
+			   unsigned int top)
 {
+	const struct ltt_syscall_table *table = ltt_trace_syscalls(t);
 	struct ranked r[STATS_SYSCALLS];
 	unsigned int i, n = 0;
 
@@ -89,14 +91,16 @@ static void print_syscalls(const struct stats *st, unsigned int top)
 	printf("\nSystem calls by name:\n%12s  %-24s %s\n", "count", "syscall",
 	       "nr");
 	for (i = 0; i < limit(n, top); i++) {
-		const char *name = ltt_syscall_name(r[i].index);
+		unsigned int nr = r[i].index + st->syscall_base;
+		const char *name = ltt_syscall_name(table, nr);
 
 		printf("%12llu  %-24s %u\n", (unsigned long long)r[i].key,
-		       name ? name : "?", r[i].index);
+		       name ? name : "?", nr);
 	}
 	if (st->syscalls_other)
 		printf("%12llu  (numbers past %u)\n",
-		       (unsigned long long)st->syscalls_other, STATS_SYSCALLS);
+		       (unsigned long long)st->syscalls_other,
+		       STATS_SYSCALLS + st->syscall_base);
 }
 
 static void print_procs(const struct stats *st, const struct ltt_trace *t,
@@ -143,6 +147,7 @@ static void print_procs(const struct stats *st, const struct ltt_trace *t,
 
 static void print_times(const struct stats *st, const struct ltt_trace *t)
 {
+	const struct ltt_syscall_table *table = ltt_trace_syscalls(t);
 	unsigned int i;
 
 	printf("\nSystem call times of pid %d (%s), entry to exit:\n", st->pid,
@@ -151,7 +156,7 @@ static void print_times(const struct stats *st, const struct ltt_trace *t)
 	       "total ns", "min ns", "avg ns", "max ns");
 	for (i = 0; i < STATS_SYSCALLS; i++) {
 		const struct syscall_time *s = &st->times[i];
-		const char *name = ltt_syscall_name(i);
+		const char *name = ltt_syscall_name(table, i + st->syscall_base);
 
 		if (!s->count)
 			continue;
@@ -236,6 +241,8 @@ int cmd_stats(int argc, char **argv)
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
+	if (ltt_trace_syscalls(t))
+		st->syscall_base = ltt_trace_syscalls(t)->base;
 	while (ltt_trace_next(t, &it) > 0)
 		if (item_selected(&sel, t, it))
 			stats_add(st, it);
@@ -256,7 +263,7 @@ int cmd_stats(int argc, char **argv)
 	print_summary(st, t);
 	print_events(st, top, false);
 	print_events(st, top, true);
-	print_syscalls(st, top);
+	print_syscalls(st, t, top);
 	print_procs(st, t, top, false);
 	print_procs(st, t, top, true);
 	if (pid >= 0)

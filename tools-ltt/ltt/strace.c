@@ -86,6 +86,7 @@ struct strace {
 	uint64_t start_ts;
 	bool started;
 	int id_entry, id_entry_compat, id_exit, id_trap, id_trap_exit;
+	const struct ltt_syscall_table *syscalls;	/* the trace's */
 	enum arg_kind *kind;		/* per event id */
 	struct call *calls;		/* open addressing by pid */
 	uint32_t n_slots, used;
@@ -296,6 +297,7 @@ struct strace *strace_new(const struct ltt_trace *t, struct out *o,
 	s->o = o;
 	s->json = json;
 	s->utc = utc;
+	s->syscalls = ltt_trace_syscalls(t);
 	s->id_entry = ltt_registry_find(reg, "syscall_entry");
 	s->id_entry_compat = ltt_registry_find(reg, "syscall_entry_compat");
 	s->id_exit = ltt_registry_find(reg, "syscall_exit");
@@ -624,15 +626,15 @@ static void put_ms(struct out *o, uint64_t ns)
 static void call_line(struct strace *s, struct call *c, bool returned)
 {
 	/* A compat ABI's calls are numbered in its own table. */
-	const char *name = c->abi == LTT_SYSCALL_ABI_COMPAT ? NULL :
-			   ltt_syscall_name(c->nr);
+	const char *name = ltt_syscall_name(c->abi ?
+		ltt_syscall_compat_table(s->syscalls, c->abi) : s->syscalls, c->nr);
 	struct out *o = s->o;
 	int64_t ret = c->ret;
 	const char *ename = returned && ret < 0 && ret > -4096 ?
 			    strerrorname_np(-ret) : NULL;
 	char nbuf[32];
 
-	if (c->abi == LTT_SYSCALL_ABI_COMPAT) {
+	if (!name && c->abi == LTT_SYSCALL_ABI_COMPAT) {
 		snprintf(nbuf, sizeof(nbuf), "compat_syscall_%lld",
 			 (long long)c->nr);
 		name = nbuf;

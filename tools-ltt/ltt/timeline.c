@@ -258,6 +258,7 @@ int tl_init(struct timeline *tl, const struct ltt_trace *t)
 
 	memset(tl, 0, sizeof(*tl));
 	tl->trace = t;
+	tl->syscalls = ltt_trace_syscalls(t);
 	tl->id_entry = ltt_registry_find(reg, "syscall_entry");
 	tl->id_exit = ltt_registry_find(reg, "syscall_exit");
 	tl->id_trap = ltt_registry_find(reg, "trap_entry");
@@ -483,8 +484,8 @@ static void on_syscall(struct timeline *tl, struct tl_task *k,
 	while (k->depth)	/* an entry without an exit: cut it */
 		task_pop(tl, k, it->ts, TL_UNFINISHED);
 	call = call_new(tl, TL_SYSCALL, it->ts, k->pid,
-			name_or_number(tl, ltt_syscall_name(nr), "syscall_",
-				       nr));
+			name_or_number(tl, ltt_syscall_name(tl->syscalls, nr),
+				       "syscall_", nr));
 	if (call == UINT32_MAX)
 		return;
 	tl->calls[call].nr = nr;

@@ -34,6 +34,8 @@
 
 #include <ltt/ltt.h>
 
+struct ltt_syscall_table;
+
 #define TL_CPUS		256
 #define TL_DEPTH	8		/* frames a task or CPU keeps open */
 #define TL_SOFTIRQ_GAP	1000000		/* ns: events further apart are not one softirq's */
@@ -126,6 +128,7 @@ struct tl_cpu {
 
 struct timeline {
 	const struct ltt_trace *trace;
+	const struct ltt_syscall_table *syscalls;	/* the trace's */
 	uint64_t t0, t1;		/* first and last item */
 	uint64_t events;
 	unsigned int n_cpus;

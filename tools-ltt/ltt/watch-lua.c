@@ -123,11 +123,19 @@ static int l_stop_trace(lua_State *L)
 	return 0;
 }
 
-/* ltt.syscall_name(nr): "read", or "#nr" for a number without a name. */
+/*
+ * ltt.syscall_name(nr [, abi]): "read", or "#nr" for a number without a
+ * name; the trace's table, or with syscall_entry_compat's abi its ABI's.
+ */
 static int l_syscall_name(lua_State *L)
 {
 	lua_Integer nr = luaL_checkinteger(L, 1);
-	const char *name = ltt_syscall_name(nr);
+	const struct ltt_syscall_table *t = ltt_trace_syscalls(watch_of(L)->trace);
+	const char *name;
+
+	if (!lua_isnoneornil(L, 2))
+		t = ltt_syscall_compat_table(t, luaL_checkinteger(L, 2));
+	name = ltt_syscall_name(t, nr);
 
 	if (name)
 		lua_pushstring(L, name);
@@ -136,20 +144,16 @@ static int l_syscall_name(lua_State *L)
 	return 1;
 }
 
-/* ltt.syscall_nr(name): the number of system call @name, or nil. */
+/* ltt.syscall_nr(name): the number of system call @name (the trace's), or nil. */
 static int l_syscall_nr(lua_State *L)
 {
-	const char *name = luaL_checkstring(L, 1), *n;
-	unsigned int nr;
+	long nr = ltt_syscall_nr(ltt_trace_syscalls(watch_of(L)->trace),
+				 luaL_checkstring(L, 1));
 
-	for (nr = 0; nr < ltt_n_syscalls_x86_64; nr++) {
-		n = ltt_syscall_name(nr);
-		if (n && !strcmp(n, name)) {
-			lua_pushinteger(L, nr);
-			return 1;
-		}
-	}
-	lua_pushnil(L);
+	if (nr < 0)
+		lua_pushnil(L);
+	else
+		lua_pushinteger(L, nr);
 	return 1;
 }
 

@@ -55,6 +55,37 @@ check "stats custom events" 3 \
 	"$("$ltt" stats "$fx/lossy" | sed -n '/^Custom events:/,/^$/p' | grep -c ' custom_')"
 check "stats kernel events hold no custom" 0 \
 	"$("$ltt" stats -n 0 "$fx/lossy" | sed -n '/^Events by type:/,/^$/p' | grep -c ' custom_')"
+# system calls are named from the table of the machine that recorded the
+# trace (env.arch): i386's and ppc's getppid is 64, x86_64's semget
+i386=$("$ltt" report "$fx/arch-i386")
+check "report i386: getppid" 200 "$(grep -c ' syscall_entry: id=64(getppid) ' <<<"$i386")"
+check "report i386: unlink" 1 "$(grep -c ' syscall_entry: id=10(unlink) ' <<<"$i386")"
+check "report i386: no x86_64 names" 0 "$(grep -c '(semget)' <<<"$i386")"
+check "report i386: --filter syscall" 200 \
+	"$(lines "$ltt" report --filter 'syscall == "getppid"' "$fx/arch-i386")"
+check "report i386: --syscalls" 200 \
+	"$("$ltt" report --syscalls "$fx/arch-i386" | grep -c '\] getppid() = ')"
+check "stats i386: getppid" 1 \
+	"$("$ltt" stats "$fx/arch-i386" | grep -cE '^ +200  getppid +64$')"
+check "watch i386: syscalls" "         200  getppid" \
+	"$("$ltt" watch "$(dirname "$0")/../scripts/syscalls.lua" "$fx/arch-i386" | sed -n 3p)"
+ppc=$("$ltt" report "$fx/arch-powerpc")
+check "report ppc: getppid" 200 "$(grep -c ' syscall_entry: id=64(getppid) ' <<<"$ppc")"
+check "report ppc: openat" 23 "$(grep -c ' syscall_entry: id=286(openat) ' <<<"$ppc")"
+check "report x86_64: getppid" 200 "$(grep -c ' syscall_entry: id=110(getppid) ' <<<"$all")"
+# a machine without a table: numbers, not x86_64's names
+archtmp=$(mktemp -d)
+cp -r "$fx/basic" "$archtmp/riscv"
+sed -i 's/arch = "x86_64";/arch = "riscv64";/' "$archtmp/riscv/metadata"
+riscv=$("$ltt" report "$archtmp/riscv")
+check "report unknown arch: numbers" 200 "$(grep -c ' syscall_entry: id=110 ip=' <<<"$riscv")"
+check "report unknown arch: no names" 0 "$(grep -c ' syscall_entry: id=[0-9]*(' <<<"$riscv")"
+check "report unknown arch: --syscalls" 200 \
+	"$("$ltt" report --syscalls "$archtmp/riscv" | grep -c '\] syscall_110() = ')"
+check "stats unknown arch" 1 \
+	"$("$ltt" stats "$archtmp/riscv" | grep -cE '^ +200  \? +110$')"
+rm -rf "$archtmp"
+
 # options after the trace directory, as before it
 check "report DIR --event" 4 "$(lines "$ltt" report "$fx/basic" --event sched_change)"
 check "stats DIR -n" "$("$ltt" stats -n 1 "$fx/basic" | md5sum)" \

@@ -12,8 +12,7 @@
 #include "../ltt/syscalls.h"
 #include "tests.h"
 
-/* Items of @dir that @expr matches. */
-static unsigned int matches(const char *dir, const char *expr)
+unsigned int filter_count(const char *dir, const char *expr)
 {
 	const struct ltt_item *it;
 	struct ltt_trace *t = ltt_trace_open(dir);
@@ -37,26 +36,26 @@ void filter_matches_fields_and_context(void **state)
 	const char *basic = FIXTURE("basic");
 
 	(void)state;
-	assert_int_equal(matches(basic, "event == \"syscall_entry\""),
+	assert_int_equal(filter_count(basic, "event == \"syscall_entry\""),
 			 FX_BASIC_ENTRIES);
-	assert_int_equal(matches(basic, "syscall == \"getppid\""), FX_GETPPID);
-	assert_int_equal(matches(basic, "id == 110"), FX_GETPPID);
-	assert_int_equal(matches(basic, "comm == \"worker\" && ret == 100"),
+	assert_int_equal(filter_count(basic, "syscall == \"getppid\""), FX_GETPPID);
+	assert_int_equal(filter_count(basic, "id == 110"), FX_GETPPID);
+	assert_int_equal(filter_count(basic, "comm == \"worker\" && ret == 100"),
 			 FX_GETPPID);
-	assert_int_equal(matches(basic, "pid == 1 && event == \"syscall_exit\""),
+	assert_int_equal(filter_count(basic, "pid == 1 && event == \"syscall_exit\""),
 			 FX_READS);
-	assert_int_equal(matches(basic, "cpu == 1 && (ret == 4096 || fd == 3)"),
+	assert_int_equal(filter_count(basic, "cpu == 1 && (ret == 4096 || fd == 3)"),
 			 FX_READS + FX_BASIC_FILES);
-	assert_int_equal(matches(basic, "filename =~ \"*inittab\""), 1);
-	assert_int_equal(matches(basic, "filename == \"" FX_INITTAB "\""), 1);
-	assert_int_equal(matches(basic, "!(event =~ \"syscall_*\")"),
+	assert_int_equal(filter_count(basic, "filename =~ \"*inittab\""), 1);
+	assert_int_equal(filter_count(basic, "filename == \"" FX_INITTAB "\""), 1);
+	assert_int_equal(filter_count(basic, "!(event =~ \"syscall_*\")"),
 			 FX_BASIC_EVENTS - FX_BASIC_ENTRIES - FX_BASIC_EXITS);
 	/* a name the event does not have compares false, both ways */
-	assert_int_equal(matches(basic, "ret < 0"), 0);
-	assert_int_equal(matches(basic, "nosuchfield == 1 || nosuchfield != 1"), 0);
+	assert_int_equal(filter_count(basic, "ret < 0"), 0);
+	assert_int_equal(filter_count(basic, "nosuchfield == 1 || nosuchfield != 1"), 0);
 	/* every exit but execve's returns non-zero */
-	assert_int_equal(matches(basic, "ret"), FX_BASIC_EXITS - 1);
-	assert_int_equal(matches(basic, "ts >= 0x0"), FX_BASIC_EVENTS);
+	assert_int_equal(filter_count(basic, "ret"), FX_BASIC_EXITS - 1);
+	assert_int_equal(filter_count(basic, "ts >= 0x0"), FX_BASIC_EVENTS);
 }
 
 void filter_counts_errors_of_guest_mix(void **state)
@@ -83,8 +82,8 @@ void filter_counts_errors_of_guest_mix(void **state)
 	}
 	ltt_trace_close(t);
 	assert_true(failed > 0 && sh_open > 0);
-	assert_int_equal(matches(dir, "ret < 0"), failed);
-	assert_int_equal(matches(dir, "comm == \"sh\" && event == \"fs_open\""),
+	assert_int_equal(filter_count(dir, "ret < 0"), failed);
+	assert_int_equal(filter_count(dir, "comm == \"sh\" && event == \"fs_open\""),
 			 sh_open);
 }
 

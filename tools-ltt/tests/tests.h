@@ -49,6 +49,9 @@ void seen_free(struct seen_list *l);
 /* Items of event @name (NULL: events of any name) on @cpu (-1: any). */
 size_t count_events(const struct seen_list *l, const char *name, int cpu);
 
+/* Items of trace @dir that filter @expr matches (test-filter.c). */
+unsigned int filter_count(const char *dir, const char *expr);
+
 /* A scratch copy of fixture @name; returns its directory (static). */
 const char *copy_fixture(const char *name);
 void remove_copy(const char *dir);
@@ -164,6 +167,13 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(timeline_softirq_ends_before_a_gap),		\
 	cmocka_unit_test(timeline_marks_file_changes)
 
+#define TESTS_SYSCALLS							\
+	cmocka_unit_test(syscalls_tables_of_each_architecture),		\
+	cmocka_unit_test(syscalls_table_of_a_machine),			\
+	cmocka_unit_test(syscalls_table_of_a_trace),			\
+	cmocka_unit_test(syscalls_filter_names_calls_of_the_trace),	\
+	cmocka_unit_test(syscalls_stats_of_a_table_not_from_0)
+
 #define TESTS_FILTER							\
 	cmocka_unit_test(filter_matches_fields_and_context),		\
 	cmocka_unit_test(filter_counts_errors_of_guest_mix),		\
@@ -252,6 +262,11 @@ DECLARE(stats_cpu_time_from_sched_change);
 DECLARE(stats_lost_events);
 DECLARE(stats_syscall_names);
 DECLARE(stats_time_bounds);
+DECLARE(syscalls_tables_of_each_architecture);
+DECLARE(syscalls_table_of_a_machine);
+DECLARE(syscalls_table_of_a_trace);
+DECLARE(syscalls_filter_names_calls_of_the_trace);
+DECLARE(syscalls_stats_of_a_table_not_from_0);
 DECLARE(guest_traces_read_cleanly);
 DECLARE(guest_flight_recorder_snapshots);
 DECLARE(guest_pid_follows_the_kernel);

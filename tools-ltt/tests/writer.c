@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/internal.h"
 #include "writer.h"
 
 typedef uint8_t u8;
@@ -124,7 +125,9 @@ int fx_open(struct fx_writer *w, const char *dir, struct ltt_registry *reg,
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return -1;
-	ret = ltt_metadata_write(fd, &w->reg, clock_offset);
+	/* the fixtures' system call numbers are x86_64's, whatever the host */
+	ret = ltt_metadata_write_order(fd, &w->reg, clock_offset,
+				       LTT_HOST_BIG_ENDIAN, "x86_64");
 	close(fd);
 	if (ret)
 		return -1;

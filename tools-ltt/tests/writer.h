@@ -49,7 +49,10 @@ struct fx_field {
 int fx_registry_add_event(struct ltt_registry *reg, const char *name,
 			  const struct fx_field *fields, unsigned int n);
 
-/* Start a trace in @dir (created) with @reg (taken over). */
+/*
+ * Start a trace in @dir (created) with @reg (taken over), of an x86_64
+ * machine (its system call numbers).
+ */
 int fx_open(struct fx_writer *w, const char *dir, struct ltt_registry *reg,
 	    unsigned int n_cpus, uint32_t subbuf_size, int64_t clock_offset);
 /* The task running on @cpu from now on (until a sched_change). */

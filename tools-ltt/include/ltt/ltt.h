@@ -372,6 +372,11 @@ int ltt_trace_writing(const struct ltt_trace *t);
 const struct ltt_registry *ltt_trace_registry(const struct ltt_trace *t);
 /* Add to a trace time to get wall-clock (CLOCK_REALTIME) ns. */
 int64_t ltt_trace_clock_offset(const struct ltt_trace *t);
+/*
+ * The machine that recorded the trace, as its uname -m said (the
+ * metadata's env.arch: "x86_64", "i686", "ppc"...), or NULL (LTT_1.4).
+ */
+const char *ltt_trace_arch(const struct ltt_trace *t);
 /* The trace's directory, as opened. */
 const char *ltt_trace_dir(const struct ltt_trace *t);
 /* Errors met so far: "DIR/FILE: offset N: what", one per damaged stream. */
