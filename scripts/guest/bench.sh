@@ -50,6 +50,8 @@
 
 set -e
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+# A command failing under set -e: say what the tracers said.
+trap 'rc=$?; [ $rc -eq 0 ] || { echo "# bench: failed (exit $rc)"; cat $W/out $W/lttd.err $W/lttd2.err 2>/dev/null; }' EXIT
 
 T=/sys/kernel/tracing
 W=/tmp/bench
@@ -220,10 +222,13 @@ run_uevent() {
 run() {
 	c=$1 v=$2 r=$3 extra='' more=''
 	# LTT's probes leave a second after the last session closes
-	# (session.c, ltt_disarm): the previous variant's must be gone, or
-	# an untraced or ftrace run pays LTT's floor too.  Idle, so cheap
-	# under -icount.
-	sleep 2
+	# (session.c, ltt_disarm): after an LTT variant they must be gone,
+	# or an untraced or ftrace run pays LTT's floor too.
+	case $v in
+	ltt-*) LTT_WAS_ON=1 ;;
+	*)	[ -z "${LTT_WAS_ON:-}" ] || sleep 1.5
+		LTT_WAS_ON= ;;
+	esac
 	if [ "$c" = uevent ]; then
 		run_uevent "$v" "$r"
 		return
