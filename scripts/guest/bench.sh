@@ -135,6 +135,7 @@ ftrace_start() {
 	n=0
 	while [ $n -lt "$CPUS" ]; do
 		if [ "$1" = /dev/null ]; then out=/dev/null; else out=$1/cpu$n; fi
+		rm -f $W/reader$n	# not the last run's "ready"
 		$ON1 ltt-bench ftrace-read $n "$out" >$W/reader$n &
 		eval "reader$n=$!"
 		n=$((n + 1))
@@ -186,6 +187,7 @@ run_uevent() {
 	uev-off) ltt-bench uevent user_events "$un" >$W/out ;;
 	ltt-on)
 		# The type exists before lttd -e names it.
+		rm -f $W/hold	# not the last run's "ready"
 		ltt-bench uevent-hold >$W/hold &
 		hold=$!
 		until grep -q ready $W/hold 2>/dev/null; do sleep 0.05; done
