@@ -366,7 +366,7 @@ same cases in emulated time, for comparison.
 
 {tab}
 
-## Targets (issues 6 and 17)
+## Targets (issues 15 and 17)
 
 {targets(figs)}
 
