@@ -47,7 +47,8 @@ main() {
 	for deb in "$OUT"/*.deb; do
 		printf '  %-55s %10s bytes\n' "$(basename "$deb")" "$(stat -c %s "$deb")" >&2
 	done
-	dpkg-deb -c "$OUT"/linux-libc-dev_*.deb | grep -q '/usr/include/linux/ltt.h$' ||
+	# Not grep -q: dpkg-deb would die of the pipe that grep closed early.
+	dpkg-deb -c "$OUT"/linux-libc-dev_*.deb | grep '/usr/include/linux/ltt.h$' >/dev/null ||
 		die "linux-libc-dev has no <linux/ltt.h>"
 	log "built in $OUT in $(elapsed "$start")"
 }
