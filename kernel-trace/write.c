@@ -329,7 +329,10 @@ void ltt_write_custom(unsigned int id, bool user, const void *data,
 	}
 }
 
-/* Does @p's thread group pass @s's pid filter?  Under RCU. */
+/*
+ * Does @p's thread group pass @s's pid filter?  Preemption disabled; the
+ * pid lookups want rcu_read_lock() too, as lockdep says.
+ */
 static bool ltt_pid_match_group(struct ltt_session *s, struct task_struct *p)
 {
 	struct ltt_pidset *set = rcu_dereference_sched(s->pids);
@@ -338,6 +341,7 @@ static bool ltt_pid_match_group(struct ltt_session *s, struct task_struct *p)
 
 	if (!set)
 		return true;
+	guard(rcu)();
 	for (i = 0; i < set->n; i++) {
 		if (set->pids[i] == p->tgid)
 			return true;
