@@ -1004,10 +1004,11 @@ static inline int ltt_check_accounting(struct ltt_session *s)
 
 /*
  * The calls of syscall @nr recorded on @cpu, in order: each syscall_entry
- * of @nr must be followed, among that CPU's syscall records, by its
- * syscall_exit, whose ret goes to @rets (up to @max of them; NULL: only
- * count).  Run pinned to @cpu with a pid filter on the caller, so that
- * nothing comes in between.  Returns the number of calls, or -1.
+ * of @nr must be followed, among that task's syscall records on that CPU,
+ * by its syscall_exit, whose ret goes to @rets (up to @max of them; NULL:
+ * only count).  Another task's calls may come in between: a call can be
+ * preempted, and a child not yet pinned elsewhere run there meanwhile.
+ * Returns the number of calls, or -1.
  */
 static inline long ltt_syscall_returns(const struct ltt_registry *reg,
 				       const struct ltt_trace *t,
@@ -1026,7 +1027,8 @@ static inline long ltt_syscall_returns(const struct ltt_registry *reg,
 		const struct ltt_event *ev = &t->ev[i];
 
 		if (ev->cpu != cpu ||
-		    (ev->id != (__u32)id_entry && ev->id != (__u32)id_exit))
+		    (ev->id != (__u32)id_entry && ev->id != (__u32)id_exit) ||
+		    (call && ev->pid != call->pid))
 			continue;
 		if (call) {
 			if (ev->id != (__u32)id_exit)
