@@ -17,6 +17,8 @@ struct work {
 	pid_t child;
 	int fd;
 	char *page;
+	struct ltt_nbd nbd;
+	bool nbd_started;
 };
 
 /*
@@ -169,6 +171,25 @@ static int run_ext2(struct work *w)
 	return ltt_work_ext2_cold_read();
 }
 
+static int prepare_nbd(struct work *w)
+{
+	if (ltt_nbd_start(&w->nbd, gettid()))
+		return -1;
+	w->nbd_started = true;
+	return 0;
+}
+
+static int run_nbd(struct work *w)
+{
+	return ltt_work_nbd_read();
+}
+
+static void cleanup_nbd(struct work *w)
+{
+	if (w->nbd_started)
+		ltt_nbd_stop(&w->nbd);
+}
+
 static int run_rcvtimeo(struct work *w)
 {
 	return ltt_work_rcvtimeo(20);
@@ -243,6 +264,9 @@ static const struct workload w_fs_changes = {
 	NULL, run_fs_changes };
 static const struct workload w_ext2 = { "a cold-cache read on ext2 on a loop device",
 	prepare_ext2, run_ext2 };
+static const struct workload w_nbd = {
+	"a read of a network block device that answers once the reader waits",
+	prepare_nbd, run_nbd, cleanup_nbd };
 static const struct workload w_rcvtimeo = { "recv() with a 20 ms SO_RCVTIMEO", NULL, run_rcvtimeo };
 static const struct workload w_setitimer = { "setitimer(ITIMER_REAL)", NULL, run_setitimer };
 static const struct workload w_swap = { "a page out to zram swap and back",
@@ -441,12 +465,12 @@ FIXTURE_VARIANT_ADD(eventset, mm_swap_out) {
 
 FIXTURE_VARIANT_ADD(eventset, mm_page_wait_start) {
 	.event = "mm_page_wait_start",
-	.work = &w_ext2,
+	.work = &w_nbd,
 };
 
 FIXTURE_VARIANT_ADD(eventset, mm_page_wait_end) {
 	.event = "mm_page_wait_end",
-	.work = &w_ext2,
+	.work = &w_nbd,
 };
 
 FIXTURE_VARIANT_ADD(eventset, socket_call) {

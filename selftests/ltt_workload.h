@@ -3,9 +3,10 @@
  * What the event-set selftests share, on top of ltt_util.h: a fixture (a
  * session and its readers, the test pinned to a CPU with a buffer), the
  * numbers the records carry, and the workloads that make every event of
- * the registry happen in the guest: a loop-mounted ext2 file system, zram
- * swap, loopback UDP, System V IPC, the UART's interrupts, a workqueue
- * that needs a new worker thread ...
+ * the registry happen in the guest: a loop-mounted ext2 file system, a
+ * network block device served by the test itself, zram swap, loopback
+ * UDP, System V IPC, the UART's interrupts, a workqueue that needs a new
+ * worker thread ...
  *
  * A workload that cannot run says why in ltt_err and returns -1; the tests
  * fail with that message rather than skip: every event type must be shown
@@ -19,6 +20,8 @@
 #include <arpa/inet.h>
 #include <linux/kd.h>
 #include <linux/loop.h>
+#include <linux/nbd.h>
+#include <pthread.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -841,6 +844,184 @@ static inline int ltt_work_ext2_cold_read(void)
 	if (total != LTT_EXT2_FILE_SIZE)
 		return ltt_fail("read %zd bytes of %s, not %d", total,
 				LTT_EXT2_FILE, LTT_EXT2_FILE_SIZE);
+	return 0;
+}
+
+/*
+ * A network block device served by a thread of this process, which holds
+ * its answer to the first read until the reader sleeps in D state: a
+ * buffered read of the fresh device then waits for its page's I/O every
+ * time.  (A loop device's worker on another CPU may finish before the
+ * reader looks, and then nothing waits.)
+ */
+#define LTT_NBD_DEV		"/dev/nbd0"
+#define LTT_NBD_SIZE		(1 << 20)
+
+struct ltt_nbd {
+	int dev, sock[2];
+	pid_t reader;
+	pthread_t doit, server;
+	bool doit_started, server_started;
+};
+
+static inline int ltt_io_full(int fd, void *buf, size_t len, bool out)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = out ? write(fd, p, len) : read(fd, p, len);
+
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static inline void *ltt_nbd_serve(void *arg)
+{
+	struct ltt_nbd *nbd = arg;
+	struct nbd_reply rp = { .magic = htonl(NBD_REPLY_MAGIC) };
+	struct nbd_request rq;
+	bool first = true;
+	char buf[4096];
+	uint32_t type, len, n;
+	int i;
+
+	memset(buf, 0x5a, sizeof(buf));
+	while (!ltt_io_full(nbd->sock[1], &rq, sizeof(rq), false) &&
+	       ntohl(rq.magic) == NBD_REQUEST_MAGIC) {
+		type = ntohl(rq.type) & 0xffff;
+		len = ntohl(rq.len);
+		if (type == NBD_CMD_DISC)
+			break;
+		if (type == NBD_CMD_READ && first) {
+			/* At most 5 s: the test then fails on its count. */
+			for (i = 0; i < 5000 && ltt_task_state(nbd->reader) != 'D'; i++)
+				usleep(1000);
+			first = false;
+		}
+		for (; type == NBD_CMD_WRITE && len; len -= n) {
+			n = len < sizeof(buf) ? len : sizeof(buf);
+			if (ltt_io_full(nbd->sock[1], buf, n, false))
+				return NULL;
+		}
+		memcpy(rp.handle, rq.handle, sizeof(rp.handle));
+		if (ltt_io_full(nbd->sock[1], &rp, sizeof(rp), true))
+			return NULL;
+		for (; type == NBD_CMD_READ && len; len -= n) {
+			n = len < sizeof(buf) ? len : sizeof(buf);
+			if (ltt_io_full(nbd->sock[1], buf, n, true))
+				return NULL;
+		}
+	}
+	return NULL;
+}
+
+static inline void *ltt_nbd_doit(void *arg)
+{
+	struct ltt_nbd *nbd = arg;
+
+	ioctl(nbd->dev, NBD_DO_IT);
+	return NULL;
+}
+
+static inline void ltt_nbd_stop(struct ltt_nbd *nbd)
+{
+	/* The server returns on the disconnect request, or on shutdown. */
+	if (nbd->doit_started)
+		ioctl(nbd->dev, NBD_DISCONNECT);
+	else if (nbd->sock[1] >= 0)
+		shutdown(nbd->sock[1], SHUT_RDWR);
+	if (nbd->server_started)
+		pthread_join(nbd->server, NULL);
+	/* The kernel's receiver sees the end, and NBD_DO_IT returns. */
+	if (nbd->sock[1] >= 0)
+		shutdown(nbd->sock[1], SHUT_RDWR);
+	if (nbd->doit_started)
+		pthread_join(nbd->doit, NULL);
+	if (nbd->dev >= 0) {
+		ioctl(nbd->dev, NBD_CLEAR_SOCK);
+		close(nbd->dev);
+	}
+	if (nbd->sock[0] >= 0)
+		close(nbd->sock[0]);
+	if (nbd->sock[1] >= 0)
+		close(nbd->sock[1]);
+}
+
+/*
+ * Serve LTT_NBD_DEV, LTT_NBD_SIZE bytes, until ltt_nbd_stop(); the first
+ * read is answered once thread @reader of this process waits.
+ */
+static inline int ltt_nbd_start(struct ltt_nbd *nbd, pid_t reader)
+{
+	char size[32] = "";
+	int i, fd;
+
+	*nbd = (struct ltt_nbd){ .dev = -1, .sock = { -1, -1 },
+				 .reader = reader };
+	nbd->dev = open(LTT_NBD_DEV, O_RDWR | O_CLOEXEC);
+	if (nbd->dev < 0)
+		return ltt_fail("open %s: %s (CONFIG_BLK_DEV_NBD)",
+				LTT_NBD_DEV, strerror(errno));
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, nbd->sock)) {
+		ltt_fail("socketpair: %s", strerror(errno));
+		goto fail;
+	}
+	if (ioctl(nbd->dev, NBD_SET_BLKSIZE, 4096UL) ||
+	    ioctl(nbd->dev, NBD_SET_SIZE_BLOCKS,
+		  (unsigned long)LTT_NBD_SIZE / 4096) ||
+	    ioctl(nbd->dev, NBD_SET_SOCK, (unsigned long)nbd->sock[0])) {
+		ltt_fail("%s: NBD_SET_*: %s", LTT_NBD_DEV, strerror(errno));
+		goto fail;
+	}
+	if (pthread_create(&nbd->server, NULL, ltt_nbd_serve, nbd)) {
+		ltt_fail("pthread_create: %s", strerror(errno));
+		goto fail;
+	}
+	nbd->server_started = true;
+	if (pthread_create(&nbd->doit, NULL, ltt_nbd_doit, nbd)) {
+		ltt_fail("pthread_create: %s", strerror(errno));
+		goto fail;
+	}
+	nbd->doit_started = true;
+	/* The device has its size once NBD_DO_IT has started it. */
+	for (i = 0; i < 500; i++) {
+		fd = open("/sys/block/nbd0/size", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ssize_t n = read(fd, size, sizeof(size) - 1);
+
+			close(fd);
+			size[n > 0 ? n : 0] = '\0';
+			if (atol(size) > 0)
+				return 0;
+		}
+		usleep(10000);
+	}
+	ltt_fail("%s never started (size \"%s\")", LTT_NBD_DEV, size);
+fail:
+	ltt_nbd_stop(nbd);
+	return -1;
+}
+
+/* Read the whole of a started LTT_NBD_DEV through the page cache. */
+static inline int ltt_work_nbd_read(void)
+{
+	char buf[16384];
+	ssize_t n, total = 0;
+	int fd;
+
+	fd = open(LTT_NBD_DEV, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ltt_fail("open %s: %s", LTT_NBD_DEV, strerror(errno));
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	close(fd);
+	if (total != LTT_NBD_SIZE)
+		return ltt_fail("read %zd bytes of %s, not %d", total,
+				LTT_NBD_DEV, LTT_NBD_SIZE);
 	return 0;
 }
 
