@@ -27,17 +27,9 @@
 
 #include <asm/shmparam.h>
 
-#include "internal.h"
+#include "buffer.h"
 
-#define LB_PKT_HDR	sizeof(struct ltt_packet_header)
-
-/*
- * The contexts (task, softirq, irq, NMI) that are writing on this CPU,
- * a bit each.  A write that finds its own context's bit set recursed: a
- * fault on the buffer itself (a stale borrowed mm on ARM), whose trap
- * hook writes again.  It is dropped and counted lost.
- */
-static DEFINE_PER_CPU(unsigned int, lb_writing);
+DEFINE_PER_CPU(unsigned int, lb_nesting);
 
 /* Where a reserved record goes and what its commit covers. */
 struct lb_slot {
@@ -47,76 +39,11 @@ struct lb_slot {
 	bool extended;		/* record header with full id and time */
 };
 
-/* The trace clock: CLOCK_MONOTONIC, safe in any context, NMI included. */
-static __always_inline u64 ltt_clock(void)
-{
-	return ktime_get_mono_fast_ns() - ltt_selftest_clock_skew();
-}
-
-/*
- * A clock this far behind the buffer's last record did not step back
- * after an NMI: @last is a torn read (a 64-bit value on 32-bit).
- */
-#define LB_CLAMP_NS	(100 * NSEC_PER_MSEC)
-
-/*
- * The clock for @buf's next record or packet end, given @last, the
- * buffer's last time as read once by the caller: the fast clock may step
- * back after an NMI that hit a timekeeper update, so never behind it.
- */
-static __always_inline u64 lb_clock(u64 last)
-{
-	u64 ts = ltt_clock();
-
-	if (unlikely(ts < last) && last - ts < LB_CLAMP_NS)
-		return last;
-	return ts;
-}
-
-/*
- * Move the buffer's last time to @ts, never back: a nested writer may
- * have gone past it.
- */
-static __always_inline void lb_advance(struct ltt_buf *buf, u64 ts)
-{
-	if (ts > READ_ONCE(buf->last_ts))
-		WRITE_ONCE(buf->last_ts, ts);
-}
-
-static __always_inline unsigned long lb_subbuf_size(const struct ltt_buf *buf)
-{
-	return 1UL << buf->sb_order;
-}
-
-static __always_inline unsigned long lb_size(const struct ltt_buf *buf)
-{
-	return 1UL << (buf->sb_order + buf->n_order);
-}
-
-/* Offset of @pos within its sub-buffer. */
-static __always_inline unsigned long lb_sb_off(const struct ltt_buf *buf,
-					       unsigned long pos)
-{
-	return pos & (lb_subbuf_size(buf) - 1);
-}
-
-static __always_inline struct ltt_subbuf_state *
-lb_state(const struct ltt_buf *buf, unsigned long pos)
-{
-	return &buf->sb[(pos >> buf->sb_order) & ((1UL << buf->n_order) - 1)];
-}
-
-static __always_inline void *lb_ptr(const struct ltt_buf *buf,
-				    unsigned long pos)
-{
-	return buf->data + (pos & (lb_size(buf) - 1));
-}
-
 /* The header of the packet that holds @pos. */
 static __always_inline struct ltt_packet_header *
 lb_header(const struct ltt_buf *buf, unsigned long pos)
 {
-	return lb_ptr(buf, pos & ~(lb_subbuf_size(buf) - 1));
+	return lb_ptr(buf, pos & ~buf->sb_mask);
 }
 
 /* Wake the reader from a safe context; queued by the tracing context. */
@@ -133,8 +60,8 @@ static void lb_wakeup(struct irq_work *work)
  * it.  Nobody else touches this sub-buffer's state until the release
  * below, so plain local_set() is enough.
  */
-static void lb_complete(struct ltt_buf *buf, unsigned long pkt,
-			struct ltt_subbuf_state *sb)
+void lb_complete(struct ltt_buf *buf, unsigned long pkt,
+		 struct ltt_subbuf_state *sb)
 {
 	struct ltt_packet_header *h = lb_ptr(buf, pkt);
 	unsigned long events = local_read(&sb->events);
@@ -146,18 +73,6 @@ static void lb_complete(struct ltt_buf *buf, unsigned long pkt,
 	/* Publish: the records and the header before @ready. */
 	smp_store_release(&sb->ready, pkt);
 	irq_work_queue(&buf->wakeup);
-}
-
-static __always_inline void lb_commit(struct ltt_buf *buf, unsigned long pos,
-				      unsigned long len, bool event)
-{
-	struct ltt_subbuf_state *sb = lb_state(buf, pos);
-
-	if (event)
-		local_inc(&sb->events);
-	if ((unsigned long)local_add_return(len, &sb->commit) ==
-	    lb_subbuf_size(buf))
-		lb_complete(buf, pos & ~(lb_subbuf_size(buf) - 1), sb);
 }
 
 /*
@@ -277,58 +192,44 @@ drop:
 }
 
 /**
- * ltt_buf_write - record one event in this CPU's buffer
- * @buf: the buffer of the current CPU; preemption must be disabled
+ * lb_write_slow - record one event, in any case the fast path does not take
+ * @buf: the buffer of the current CPU; preemption disabled, the write
+ *	counted in produced and lb_nesting by ltt_buf_write()
  * @id: the event id
  * @rec: the fixed part of the record
  * @len: its size
  * @str: a string to append, or NULL
  * @slen: bytes of @str to store, its NUL included (0 without a string)
  *
- * Returns 0, or -ENOBUFS when the event was lost, -EDEADLK when it was
- * dropped because the write recursed; either is counted lost.
+ * A record that opens or closes a packet, or needs an extended header;
+ * or one that is dropped, and counted lost.
  */
-int ltt_buf_write(struct ltt_buf *buf, unsigned int id, const void *rec,
-		  unsigned int len, const char *str, unsigned int slen)
+void lb_write_slow(struct ltt_buf *buf, unsigned int id, const void *rec,
+		   unsigned int len, const char *str, unsigned int slen)
 {
-	unsigned int ctx = 1U << interrupt_context_level();
 	/* Filled in by lb_reserve(): not zeroed at every event. */
 	struct lb_slot slot __uninitialized;
 	u8 *p;
 	u32 word;
 	u16 id16;
 
-	local_inc(&buf->produced);
-	if (unlikely(__this_cpu_read(lb_writing) & ctx)) {
-		local_inc(&buf->lost);
-		return -EDEADLK;
-	}
-	__this_cpu_or(lb_writing, ctx);
-	if (!lb_reserve(buf, id, len + slen, &slot)) {
-		__this_cpu_and(lb_writing, ~ctx);
-		return -ENOBUFS;
-	}
+	if (!lb_reserve(buf, id, len + slen, &slot))
+		return;
 	ltt_selftest_recurse(id);
 
 	p = lb_ptr(buf, slot.pos);
 	word = (slot.extended ? LTT_HDR_ID_EXTENDED : id) |
 	       ((u32)slot.ts << LTT_HDR_ID_BITS);
-	memcpy(p, &word, sizeof(word));
+	put_unaligned(word, (u32 *)p);
 	p += sizeof(word);
 	if (slot.extended) {
 		id16 = id;
-		memcpy(p, &id16, sizeof(id16));
-		memcpy(p + sizeof(id16), &slot.ts, sizeof(slot.ts));
+		put_unaligned(id16, (u16 *)p);
+		put_unaligned(slot.ts, (u64 *)(p + sizeof(id16)));
 		p += sizeof(id16) + sizeof(slot.ts);
 	}
-	memcpy(p, rec, len);
-	if (slen) {
-		memcpy(p + len, str, slen - 1);
-		p[len + slen - 1] = '\0';
-	}
+	lb_fill(p, rec, len, str, slen);
 	lb_commit(buf, slot.pos, slot.commit, true);
-	__this_cpu_and(lb_writing, ~ctx);
-	return 0;
 }
 
 /*
@@ -512,7 +413,9 @@ struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu)
 	buf->session = s;
 	buf->cpu = cpu;
 	buf->sb_order = ilog2(s->subbuf_size);
-	buf->n_order = ilog2(s->n_subbufs);
+	buf->sb_mask = s->subbuf_size - 1;
+	buf->n_mask = s->n_subbufs - 1;
+	buf->size_mask = (unsigned long)s->subbuf_size * s->n_subbufs - 1;
 	buf->overwrite = s->mode == LTT_MODE_OVERWRITE;
 	buf->sb = kvcalloc(s->n_subbufs, sizeof(*buf->sb), GFP_KERNEL_ACCOUNT);
 	/*
@@ -732,7 +635,7 @@ static long lb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct ltt_buffer_info info = {
 		.cpu = buf->cpu,
 		.subbuf_size = lb_subbuf_size(buf),
-		.n_subbufs = 1U << buf->n_order,
+		.n_subbufs = buf->n_mask + 1,
 		.mmap_size = lb_size(buf),
 	};
 

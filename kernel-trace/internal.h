@@ -31,20 +31,24 @@ struct ltt_subbuf_state {
 
 /* One CPU's ring of sub-buffers. */
 struct ltt_buf {
-	/* Written by the owning CPU only. */
+	/* The write path's: written by the owning CPU only ... */
 	local_t offset;			/* write position, bytes, all laps */
-	local_t lost;			/* events dropped or overwritten */
 	local_t produced;		/* events offered to the buffer */
 	u64 last_ts;			/* timestamp of a recent record */
+	/* ... and its geometry, set up once. */
+	void *data;			/* vmalloc_user(), mapped read-only */
+	struct ltt_subbuf_state *sb;
+	unsigned long sb_mask;		/* sub-buffer size - 1 */
+	unsigned long size_mask;	/* ring size - 1 */
+	unsigned int sb_order;		/* log2(sub-buffer size) */
+	unsigned int n_mask;		/* number of sub-buffers - 1 */
+
+	local_t lost;			/* events dropped or overwritten */
 	u64 lost_reported;		/* @lost in the last closed packet */
 
 	/* Set up once. */
 	struct ltt_session *session;
-	void *data;			/* vmalloc_user(), mapped read-only */
-	struct ltt_subbuf_state *sb;
 	unsigned int cpu;
-	unsigned int sb_order;		/* log2(sub-buffer size) */
-	unsigned int n_order;		/* log2(number of sub-buffers) */
 	bool overwrite;
 	bool flushing;			/* the flush timer re-arms itself */
 	struct irq_work wakeup;
@@ -124,8 +128,6 @@ static __always_inline unsigned int ltt_recording_n(const struct ltt_recording *
 /* buffer.c */
 struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu);
 void ltt_buf_destroy(struct ltt_buf *buf);
-int ltt_buf_write(struct ltt_buf *buf, unsigned int id, const void *rec,
-		  unsigned int len, const char *str, unsigned int slen);
 void ltt_buf_start(struct ltt_buf *buf);
 void ltt_buf_cpu_offline(struct ltt_buf *buf);
 void ltt_buf_stop(struct ltt_buf *buf);

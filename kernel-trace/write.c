@@ -18,7 +18,7 @@
 #include <linux/sched/coredump.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "buffer.h"
 
 struct ltt_recording __rcu *ltt_recording;
 unsigned long ltt_wanted[BITS_TO_LONGS(LTT_EVENTS_MAX)];
@@ -406,6 +406,8 @@ int ltt_recording_add(struct ltt_session *s)
 	rcu_assign_pointer(ltt_recording, new);
 	if (old)
 		kfree_rcu(old, rcu);
+	else
+		ltt_clock_recording();
 	return 0;
 }
 

@@ -45,6 +45,14 @@ static const struct ltt_create stress_buffers = {
 		       (unsigned long long)__r->last_seq);		\
 } while (0)
 
+/* For qsort(): ascending u64s. */
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 FIXTURE(discard) {
 	struct ltt_session s;
 };
@@ -259,6 +267,66 @@ TEST(flight_recorder_keeps_events_across_quiet_flush_periods)
 	EXPECT_EQ(0ULL, s.st[r - s.rd].lost)
 		TH_LOG("events lost in a ring that held them all");
 	close(fd);
+	ltt_session_close(&s);
+}
+
+/*
+ * Record times are CLOCK_MONOTONIC: every getppid() entry falls between
+ * the clock_gettime() readings around its call, on each CPU in turn, over
+ * three seconds (so across the trace clock's new anchors, taken every
+ * second where it reads the TSC).  A trace clock off by a rate, an
+ * offset or an anchor shows here.
+ */
+TEST(record_times_are_clock_monotonic)
+{
+	static const struct ltt_create quiet = {
+		.subbuf_size = 65536,
+		.n_subbufs = 4,
+		.mode = LTT_MODE_DISCARD,
+		.flush_ms = 10000,
+	};
+	const char *const entry[] = { "syscall_entry", NULL };
+	/* Far less than a wrong rate or anchor makes in 10 ms. */
+	const __u64 slack = 20000;
+	enum { N = 300 };
+	__u64 before[N], after[N], ts[N];
+	struct ltt_trace t = { 0 };
+	struct ltt_session s;
+	pid_t me = getpid();
+	size_t i, n = 0;
+
+	if (!ltt_setup(_metadata, &s, &quiet, true))
+		return;
+	ASSERT_EQ(0, ltt_set_pids(s.fd, &me, 1));
+	ASSERT_EQ(0, ltt_set_events(&s, entry)) TH_LOG("%s", ltt_err);
+	ltt_start_or_fail(_metadata, s.fd);
+	for (i = 0; i < N; i++) {
+		ASSERT_EQ(0, ltt_pin_to_cpu(s.rd[i % s.n_cpus].cpu));
+		before[i] = ltt_now_ns(CLOCK_MONOTONIC);
+		syscall(__NR_getppid);
+		after[i] = ltt_now_ns(CLOCK_MONOTONIC);
+		usleep(10000);
+	}
+	ltt_stop_or_fail(_metadata, s.fd);
+	ASSERT_EQ(0, ltt_read_stopped(&s, &t)) TH_LOG("%s", ltt_err);
+	for (i = 0; i < t.n; i++) {
+		if (ltt_ev_field(&s.reg, &t.ev[i], "id") != __NR_getppid)
+			continue;
+		ASSERT_GT(N, n) TH_LOG("more getppid() entries than calls");
+		ts[n++] = t.ev[i].ts;
+	}
+	ASSERT_EQ(N, n) TH_LOG("getppid() entries recorded");
+	/* Per CPU in time order; the calls are 10 ms apart. */
+	qsort(ts, N, sizeof(ts[0]), cmp_u64);
+	for (i = 0; i < N; i++) {
+		EXPECT_LE(before[i], ts[i] + slack)
+			TH_LOG("call %zu: recorded %lld ns before CLOCK_MONOTONIC's reading",
+			       i, (long long)(before[i] - ts[i]));
+		EXPECT_GE(after[i] + slack, ts[i])
+			TH_LOG("call %zu: recorded %lld ns after CLOCK_MONOTONIC's reading",
+			       i, (long long)(ts[i] - after[i]));
+	}
+	ltt_trace_free(&t);
 	ltt_session_close(&s);
 }
 

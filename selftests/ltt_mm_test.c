@@ -16,9 +16,21 @@ FIXTURE(mm) {
 	pid_t pid;
 };
 
+/*
+ * The test reads its buffer after STOP, and the flush timer closes a
+ * packet at every period with events in it: on a slow kernel (KASAN) the
+ * block device's read outlasts eight 200 ms periods.
+ */
+static const struct ltt_create mm_create = {
+	.subbuf_size = 16384,
+	.n_subbufs = 8,
+	.mode = LTT_MODE_DISCARD,
+	.flush_ms = 10000,
+};
+
 FIXTURE_SETUP(mm)
 {
-	self->cpu = ltt_setup_pinned(_metadata, &self->s, NULL);
+	self->cpu = ltt_setup_pinned(_metadata, &self->s, &mm_create);
 	self->pid = getpid();
 }
 

@@ -855,7 +855,7 @@ static inline int ltt_work_ext2_cold_read(void)
  * reader looks, and then nothing waits.)
  */
 #define LTT_NBD_DEV		"/dev/nbd0"
-#define LTT_NBD_SIZE		(1 << 20)
+#define LTT_NBD_SIZE		(256 << 10)
 
 struct ltt_nbd {
 	int dev, sock[2];
