@@ -19,8 +19,9 @@
 /* The events that some recording session takes (kernel/ltt/write.c). */
 extern unsigned long ltt_wanted[BITS_TO_LONGS(LTT_EVENTS_MAX)];
 
-void __ltt_write(unsigned int id, const void *rec, unsigned int len,
-		 const char *str);
+void __ltt_write(unsigned int id, const void *rec, unsigned int len);
+void __ltt_write_str(unsigned int id, const void *rec, unsigned int len,
+		     const char *str);
 
 /*
  * Does some recording session take event @id?  A bit test, so that an
@@ -37,17 +38,30 @@ static inline bool ltt_wants(unsigned int id)
 }
 
 static inline void __ltt_write(unsigned int id, const void *rec,
-			       unsigned int len, const char *str)
+			       unsigned int len)
+{
+}
+
+static inline void __ltt_write_str(unsigned int id, const void *rec,
+				   unsigned int len, const char *str)
 {
 }
 #endif
 
 /* Record an event for the current task. */
 static __always_inline void ltt_write(unsigned int id, const void *rec,
-				      unsigned int len, const char *str)
+				      unsigned int len)
 {
 	if (ltt_wants(id))
-		__ltt_write(id, rec, len, str);
+		__ltt_write(id, rec, len);
+}
+
+/* The same, for an event that ends in a string. */
+static __always_inline void ltt_write_str(unsigned int id, const void *rec,
+					  unsigned int len, const char *str)
+{
+	if (ltt_wants(id))
+		__ltt_write_str(id, rec, len, str);
 }
 
 /* Event ids, LTT_EV_<name>, in registry order. */
@@ -77,14 +91,14 @@ enum ltt_event_id {
 	static __always_inline void					\
 	ltt_log_##name(const struct ltt_rec_##name *rec)		\
 	{								\
-		ltt_write(LTT_EV_##name, rec, sizeof(*rec), NULL);	\
+		ltt_write(LTT_EV_##name, rec, sizeof(*rec));		\
 	}
 #define LTT_EVENT_STR(name, ...)					\
 	struct ltt_rec_##name { __VA_ARGS__ } __packed;			\
 	static __always_inline void					\
 	ltt_log_##name(const struct ltt_rec_##name *rec, const char *str) \
 	{								\
-		ltt_write(LTT_EV_##name, rec, sizeof(*rec), str);	\
+		ltt_write_str(LTT_EV_##name, rec, sizeof(*rec), str);	\
 	}
 #include <linux/ltt-events.h>
 #undef LTT_FIELD

@@ -37,15 +37,31 @@ DECLARE_PER_CPU(unsigned int, lb_nesting);
 struct ltt_tsc_anchor {
 	u64 tsc0;		/* a TSC reading ... */
 	u64 ns0;		/* ... and the fast clock's at that time */
-	u32 mult;		/* ns = cycles * mult >> shift */
-	u32 shift;
+	u64 mult;		/* ns = cycles * mult >> LTT_TSC_SHIFT */
 };
+
+#define LTT_TSC_SHIFT	32
 
 #define LTT_TSC_OFF	2	/* ltt_tsc_cur: the TSC is not trusted */
 
 extern struct ltt_tsc_anchor ltt_tsc_anchors[2];
 extern unsigned int ltt_tsc_cur;
 void ltt_clock_recording(void);
+
+/* @cycles * @mult >> LTT_TSC_SHIFT, the product in 128 bits. */
+static __always_inline u64 ltt_tsc_ns(u64 cycles, u64 mult)
+{
+#ifdef CONFIG_X86_64
+	u64 lo, hi;
+
+	/* mul_u64_u64_shr(), whose __int128 would realign the stack. */
+	asm("mulq %[mult]" : "=a" (lo), "=d" (hi)
+	    : "a" (cycles), [mult] "rm" (mult));
+	return hi << (64 - LTT_TSC_SHIFT) | lo >> LTT_TSC_SHIFT;
+#else
+	return mul_u64_u64_shr(cycles, mult, LTT_TSC_SHIFT);
+#endif
+}
 
 static __always_inline u64 ltt_clock_read(void)
 {
@@ -55,8 +71,11 @@ static __always_inline u64 ltt_clock_read(void)
 	if (unlikely(cur >= LTT_TSC_OFF))
 		return ktime_get_mono_fast_ns();
 	a = &ltt_tsc_anchors[cur];
-	return a->ns0 + mul_u64_u32_shr(rdtsc_ordered() - a->tsc0, a->mult,
-					a->shift);
+	/*
+	 * Unordered: an irq that writes between the offset's read and this
+	 * one is seen by the cmpxchg, whatever the CPU ran early.
+	 */
+	return a->ns0 + ltt_tsc_ns(rdtsc() - a->tsc0, a->mult);
 }
 #else
 static inline void ltt_clock_recording(void)

@@ -7,7 +7,7 @@
  * the TSC is what the kernel trusts for sched_clock() (constant rate,
  * synchronized across CPUs), a record's time is instead
  *
- *	ns0 + (tsc - tsc0) * mult >> shift
+ *	ns0 + (tsc - tsc0) * mult >> 32
  *
  * from an anchor (tsc0, ns0) that pairs a TSC reading with the fast
  * clock.  A worker takes a fresh anchor every second while a session
@@ -36,17 +36,6 @@ unsigned int ltt_tsc_cur = LTT_TSC_OFF;
 static void ltt_clock_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(ltt_clock_work, ltt_clock_work_fn);
 
-/* mult and shift that turn TSC cycles at @khz into ns, mult < 2^32. */
-static void ltt_tsc_scale(unsigned int khz, u32 *mult, u32 *shift)
-{
-	u32 s = 32;
-
-	while (s && div_u64((u64)NSEC_PER_MSEC << s, khz) > U32_MAX)
-		s--;
-	*mult = div_u64((u64)NSEC_PER_MSEC << s, khz);
-	*shift = s;
-}
-
 /* Take a fresh anchor, or stop using the TSC.  Process context. */
 static void ltt_tsc_anchor(void)
 {
@@ -62,14 +51,15 @@ static void ltt_tsc_anchor(void)
 	}
 	/* No writer still reads the anchor that was current before. */
 	synchronize_rcu();
-	ltt_tsc_scale(khz, &a->mult, &a->shift);
+	a->mult = div_u64((u64)NSEC_PER_MSEC << LTT_TSC_SHIFT, khz);
 	local_irq_save(flags);
 	tsc = rdtsc_ordered();
 	ns = ktime_get_mono_fast_ns();
 	local_irq_restore(flags);
 	/* A millisecond back: another CPU's TSC may be a little behind. */
 	a->tsc0 = tsc - khz;
-	a->ns0 = ns - mul_u64_u32_shr(khz, a->mult, a->shift);
+	a->ns0 = ns - mul_u64_u64_shr(khz, a->mult, LTT_TSC_SHIFT);
+	/* The anchor's fields before the index that points writers at it. */
 	smp_store_release(&ltt_tsc_cur, next);
 }
 

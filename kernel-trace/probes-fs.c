@@ -98,7 +98,7 @@ static void ltt_fs_log_two_names(unsigned int id, const void *rec,
 
 	/* Back to back: no interrupt's event between the two. */
 	guard(irqsave)();
-	ltt_write(id, rec, len, name);
+	ltt_write_str(id, rec, len, name);
 	ltt_log_fs_newname(&nrec, newname);
 }
 

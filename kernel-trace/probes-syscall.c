@@ -52,27 +52,35 @@ static noinline void ltt_sys_enter_compat(struct pt_regs *regs, long id)
 }
 
 /*
- * The arguments are read only for the calls that derive events; the
- * arrays are not zeroed at every call (INIT_STACK_ALL_ZERO) for that.
+ * The events call @nr derives at its entry, its arguments read once;
+ * out of line, so that the probe needs no stack for them.  The array is
+ * not zeroed at every call (INIT_STACK_ALL_ZERO).
  */
-static void ltt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+static noinline void ltt_sys_enter_derive(struct pt_regs *regs, long nr)
 {
-	struct ltt_rec_syscall_entry rec = {
-		.id = id,
-		.ip = instruction_pointer(regs),
-	};
 	unsigned long a[6] __uninitialized;
 
+	syscall_get_arguments(current, regs, a);
+	if (!ltt_fs_enter(nr, a))
+		set_bit(nr, ltt_enter_underived);
+}
+
+static void ltt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
 	if (unlikely(in_compat_syscall())) {
 		ltt_sys_enter_compat(regs, id);
 		return;
 	}
-	ltt_log_syscall_entry(&rec);
-	if (!ltt_may_derive(id, ltt_enter_underived))
-		return;
-	syscall_get_arguments(current, regs, a);
-	if (!ltt_fs_enter(id, a))
-		set_bit(id, ltt_enter_underived);
+	if (ltt_wants(LTT_EV_syscall_entry)) {
+		struct ltt_rec_syscall_entry rec = {
+			.id = id,
+			.ip = instruction_pointer(regs),
+		};
+
+		__ltt_write(LTT_EV_syscall_entry, &rec, sizeof(rec));
+	}
+	if (ltt_may_derive(id, ltt_enter_underived))
+		ltt_sys_enter_derive(regs, id);
 }
 
 /* The exit of a compat call: its fs events, as far as they are known. */
@@ -84,21 +92,13 @@ static noinline void ltt_sys_exit_compat(struct pt_regs *regs, long ret)
 	ltt_fs_exit_compat(syscall_get_nr(current, regs), a, ret);
 }
 
-static void ltt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+/* The events call @nr derives at its exit; out of line, as at entry. */
+static noinline void ltt_sys_exit_derive(struct pt_regs *regs, long nr,
+					 long ret)
 {
-	struct ltt_rec_syscall_exit rec = { .ret = ret };
 	unsigned long a[6] __uninitialized;
-	long nr;
 	bool derived;
 
-	ltt_log_syscall_exit(&rec);
-	if (unlikely(in_compat_syscall())) {
-		ltt_sys_exit_compat(regs, ret);
-		return;
-	}
-	nr = syscall_get_nr(current, regs);
-	if (!ltt_may_derive(nr, ltt_exit_underived))
-		return;
 	syscall_get_arguments(current, regs, a);
 #ifdef CONFIG_MIPS
 	/*
@@ -112,6 +112,24 @@ static void ltt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	derived |= ltt_ipc_exit(nr, a, ret);
 	if (!derived)
 		set_bit(nr, ltt_exit_underived);
+}
+
+static void ltt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	long nr;
+
+	if (ltt_wants(LTT_EV_syscall_exit)) {
+		struct ltt_rec_syscall_exit rec = { .ret = ret };
+
+		__ltt_write(LTT_EV_syscall_exit, &rec, sizeof(rec));
+	}
+	if (unlikely(in_compat_syscall())) {
+		ltt_sys_exit_compat(regs, ret);
+		return;
+	}
+	nr = syscall_get_nr(current, regs);
+	if (ltt_may_derive(nr, ltt_exit_underived))
+		ltt_sys_exit_derive(regs, nr, ret);
 }
 
 static int ltt_syscall_attach(void)

@@ -142,23 +142,20 @@ static __always_inline unsigned int ltt_str_len(const char *str)
 	return str ? strnlen(str, LTT_STRING_MAX - 1) + 1 : 0;
 }
 
-/**
- * __ltt_write - record an event of the current task
- * @id: the event id
- * @rec: the fixed part of the record
- * @len: its size
- * @str: a string to append, or NULL
- *
- * Called by the ltt_log_<name>() helpers, from any context: one record
- * in each recording session that takes the event.
+/*
+ * One record of event @id in each recording session that takes it; the
+ * body of __ltt_write() and __ltt_write_str(), each with its own string.
  */
-void __ltt_write(unsigned int id, const void *rec, unsigned int len,
-		 const char *str)
+static __always_inline void ltt_write_sessions(unsigned int id,
+					       const void *rec,
+					       unsigned int len,
+					       const char *str,
+					       unsigned int slen)
 {
-	unsigned int i, slen = ltt_str_len(str);
 	struct ltt_recording *r;
 	struct ltt_session *s;
 	struct ltt_buf *buf;
+	unsigned int i;
 
 	guard(preempt_notrace)();
 	r = rcu_dereference_sched(ltt_recording);
@@ -170,6 +167,36 @@ void __ltt_write(unsigned int id, const void *rec, unsigned int len,
 		if (buf)
 			ltt_buf_write(buf, id, rec, len, str, slen);
 	}
+}
+
+/**
+ * __ltt_write - record an event of the current task
+ * @id: the event id
+ * @rec: the record
+ * @len: its size
+ *
+ * Called by the ltt_log_<name>() helpers, from any context: one record
+ * in each recording session that takes the event.
+ */
+void __ltt_write(unsigned int id, const void *rec, unsigned int len)
+{
+	ltt_write_sessions(id, rec, len, NULL, 0);
+}
+
+/**
+ * __ltt_write_str - record an event that ends in a string
+ * @id: the event id
+ * @rec: the fixed part of the record
+ * @len: its size
+ * @str: the string
+ *
+ * As __ltt_write(); the string is cut to LTT_STRING_MAX bytes, its NUL
+ * included.
+ */
+void __ltt_write_str(unsigned int id, const void *rec, unsigned int len,
+		     const char *str)
+{
+	ltt_write_sessions(id, rec, len, str, ltt_str_len(str));
 }
 
 /**
