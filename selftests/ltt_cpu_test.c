@@ -344,7 +344,9 @@ TEST_F(cpu, console_output_gives_uart_irq_entries_from_user_and_kernel_mode_with
  * A busy host may not run the vCPU at every tick: up to three seconds are
  * spun, until one has HZ local timer interrupts +-10%, and the ticks of
  * that one are counted against HZ (if none has, HZ goes unchecked).
- * Every second's ticks must match its local timer interrupts.
+ * Every second's ticks must match its local timer interrupts, or, in a
+ * second the host ran the vCPU late, at least match them and stay within
+ * HZ.
  */
 TEST_F(cpu, spinning_cpu_records_hz_timer_ticks_per_second)
 {
@@ -389,8 +391,17 @@ TEST_F(cpu, spinning_cpu_records_hz_timer_ticks_per_second)
 		       LTT_HZ);
 		/* The counts are read a moment off the window's edges. */
 		slack = 2 + dloc / 20;
-		EXPECT_GE(dloc + slack, (long long)n)
-			TH_LOG("more ticks than local timer interrupts");
+		/*
+		 * A vCPU the host ran late takes one interrupt for several
+		 * expired ticks (hrtimer_interrupt() runs them all): then no
+		 * more ticks than the second had, and no fewer than interrupts.
+		 */
+		if (dloc < expected * 0.9)
+			EXPECT_GE(expected * 1.1 + 2, (double)n)
+				TH_LOG("more ticks than a second of HZ");
+		else
+			EXPECT_GE(dloc + slack, (long long)n)
+				TH_LOG("more ticks than local timer interrupts");
 		EXPECT_LE(dloc - slack, (long long)n)
 			TH_LOG("ticks missing: the CPU took %lld local timer interrupts",
 			       dloc);
