@@ -396,12 +396,13 @@ TEST_F(cpu, spinning_cpu_records_hz_timer_ticks_per_second)
 		 * expired ticks (hrtimer_interrupt() runs them all): then no
 		 * more ticks than the second had, and no fewer than interrupts.
 		 */
-		if (dloc < expected * 0.9)
+		if (dloc < expected * 0.9) {
 			EXPECT_GE(expected * 1.1 + 2, (double)n)
 				TH_LOG("more ticks than a second of HZ");
-		else
+		} else {
 			EXPECT_GE(dloc + slack, (long long)n)
 				TH_LOG("more ticks than local timer interrupts");
+		}
 		EXPECT_LE(dloc - slack, (long long)n)
 			TH_LOG("ticks missing: the CPU took %lld local timer interrupts",
 			       dloc);
