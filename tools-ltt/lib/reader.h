@@ -10,6 +10,15 @@
 
 #include "internal.h"
 
+/* A packet of a stream, from its index or its header (index.c). */
+struct pkt_entry {
+	uint64_t off;			/* in the file */
+	uint64_t packet_bytes;
+	uint64_t ts_begin, ts_end;
+	uint64_t seq, discarded;
+	uint32_t cpu;
+};
+
 /* One stream file: one CPU's packets, decoded one record at a time. */
 struct stream {
 	struct ltt_trace *trace;
@@ -45,6 +54,13 @@ struct stream {
 	 * order (its item points here, not into the mapping).
 	 */
 	bool swap;
+
+	/* Its packets, read on the first seek (index.c) */
+	bool pkts_loaded;
+	bool index_bad;			/* dropped, with a warning */
+	struct pkt_entry *pkts;
+	size_t n_pkts, pkts_room;
+
 	unsigned char payload[LTT_FIELDS_MAX * 8 + LTT_STRING_MAX];
 };
 
@@ -110,6 +126,10 @@ struct ltt_trace {
 
 	char **errors;
 	unsigned int n_errors;
+	char **warnings;		/* nothing lost: an index ignored */
+	unsigned int n_warnings;
+	bool has_first;
+	uint64_t first_ts;		/* the first item's, as opened */
 };
 
 /* stream.c */
@@ -128,8 +148,22 @@ bool stream_grow(struct stream *s);
 /* Following: the time before which the stream will give no more items. */
 uint64_t stream_horizon(const struct stream *s);
 
+/* index.c */
+/* Read the stream's packet index, or walk its packet headers (once). */
+void stream_index_load(struct stream *s);
+/*
+ * Put the stream before the first packet that may hold a record at or
+ * after @ts, if that is ahead of the packet being read: true when it
+ * moved (the caller advances it and skips the older records).
+ */
+bool stream_seek(struct stream *s, uint64_t ts);
+/* Put the stream before packet @k of s->pkts (loaded). */
+void stream_seek_packet(struct stream *s, size_t k);
+
 /* trace.c */
 void trace_add_error(struct ltt_trace *t, const char *fmt, ...)
+	__printf(2, 3);
+void trace_add_warning(struct ltt_trace *t, const char *fmt, ...)
 	__printf(2, 3);
 /*
  * Open a file of the trace to read, *@st its identity: a regular file,

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -145,6 +146,8 @@ void stream_close(struct stream *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
+	free(s->pkts);
+	s->pkts = NULL;
 }
 
 /* The stream ends here, damaged at @off. */

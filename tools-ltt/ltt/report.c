@@ -31,7 +31,7 @@ static const struct ltt_opt report_opts[] = {
 	{ 'p', "pid", "PID[,PID]", "only events of these processes" },
 	{ 'c', "cpu", "CPU[,CPU]", "only events of these CPUs" },
 	{ OPT_COMM, "comm", "NAME[,NAME]", "only events of processes of these names" },
-	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
+	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, -seconds from the end, or HH:MM:SS[.ns]" },
 	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
 	{ OPT_UTC, "utc", NULL, "wall-clock time in UTC, not local time" },
 	{ OPT_RAW, "raw-time", NULL, "the trace clock in ns instead of wall-clock time" },
@@ -51,15 +51,13 @@ struct report {
 	char *comms;			/* --comm, a copy cut at the commas */
 	const char *comm[REPORT_PIDS_MAX];
 	unsigned int n_comms;
-	const char *from_arg, *to_arg;
-	uint64_t from, to;
+	struct time_window win;		/* --from, --to, --utc */
 	bool utc;
 	bool raw_time;
 	bool syscalls, json;		/* --syscalls, --json */
 	const char *filter_arg;
 	struct filter *filter;		/* --filter */
 	uint32_t *addr_fields;		/* per event: bits of its addresses */
-	bool started;
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
 	int syscall_compat, compat_abi;	/* syscall_entry_compat, its abi */
@@ -111,7 +109,7 @@ static bool report_comm_wanted(const struct report *r, int32_t pid)
 
 static bool report_wanted(const struct report *r, const struct ltt_item *it)
 {
-	if (it->ts < r->from || it->ts > r->to)
+	if (it->ts < r->win.from)
 		return false;
 	if (!report_cpu_wanted(r, it->cpu))
 		return false;
@@ -143,26 +141,6 @@ static void report_parse_comms(struct report *r, const struct opt_parser *p,
 	}
 	if (!r->n_comms)
 		opt_usage_error(p, "--comm: no name in \"%s\"", arg);
-}
-
-/* The bounds need the trace start: set once the first item is read. */
-static void report_start(struct report *r, const struct ltt_item *first,
-			 const struct opt_parser *p)
-{
-	int64_t offset = ltt_trace_clock_offset(r->trace);
-
-	r->started = true;
-	r->start_ts = first->ts;
-	r->from = 0;
-	r->to = UINT64_MAX;
-	if (r->from_arg && parse_time_bound(r->from_arg, r->start_ts, offset,
-					    r->utc, &r->from))
-		opt_usage_error(p, "--from %s: not seconds or HH:MM:SS[.ns]",
-				r->from_arg);
-	if (r->to_arg && parse_time_bound(r->to_arg, r->start_ts, offset,
-					  r->utc, &r->to))
-		opt_usage_error(p, "--to %s: not seconds or HH:MM:SS[.ns]",
-				r->to_arg);
 }
 
 /* "(name)" after a value: a syscall's name, an fd's file. */
@@ -336,13 +314,13 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 			report_parse_comms(r, p, p->arg);
 			break;
 		case OPT_FROM:
-			r->from_arg = p->arg;
+			r->win.from_arg = p->arg;
 			break;
 		case OPT_TO:
-			r->to_arg = p->arg;
+			r->win.to_arg = p->arg;
 			break;
 		case OPT_UTC:
-			r->utc = true;
+			r->utc = r->win.utc = true;
 			break;
 		case OPT_RAW:
 			r->raw_time = true;
@@ -370,7 +348,7 @@ int cmd_report(int argc, char **argv)
 		"Print the events of the trace in DIR in time order: wall-clock time,\n"
 		"time since the trace start, CPU, pid and process name, event, fields.",
 		report_opts);
-	struct report r = { .to = UINT64_MAX };
+	struct report r = { 0 };
 	const struct ltt_registry *reg;
 	const struct ltt_item *it;
 	const char *events = NULL;
@@ -429,10 +407,12 @@ int cmd_report(int argc, char **argv)
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
+	trace_window(t, &p, &r.win);
+	r.start_ts = r.win.start;
 	/* output that cannot be written ends the report */
 	while (!r.out->failed && ltt_trace_next(t, &it) > 0) {
-		if (!r.started)
-			report_start(&r, it, &p);
+		if (it->ts > r.win.to)
+			break;		/* items come in time order */
 		if (!report_wanted(&r, it) ||
 		    (r.filter && !filter_match(r.filter, t, it)))
 			continue;

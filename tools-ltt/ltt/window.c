@@ -9,7 +9,7 @@ int tl_read_window(struct timeline *tl, struct tl_window *w,
 		   struct ltt_trace *t, const struct opt_parser *p)
 {
 	const struct ltt_item *it;
-	bool started = false;
+	struct time_window tw;
 	char err[300];
 
 	if (item_select_init(&w->sel, ltt_trace_registry(t), w->events,
@@ -17,25 +17,16 @@ int tl_read_window(struct timeline *tl, struct tl_window *w,
 		opt_usage_error(p, "%s", err);
 	if (tl_init(tl, t))
 		return -1;
-	w->to = UINT64_MAX;
+	tw.from_arg = w->from_arg;
+	tw.to_arg = w->to_arg;
+	tw.utc = w->utc;
+	trace_window(t, p, &tw);
+	w->from = tw.from;
+	w->to = tw.to;
 	while (ltt_trace_next(t, &it) > 0) {
-		if (!started) {
-			int64_t offset = ltt_trace_clock_offset(t);
-
-			started = true;
-			if (w->from_arg && parse_time_bound(w->from_arg, it->ts,
-							    offset, w->utc,
-							    &w->from))
-				opt_usage_error(p, "--from %s: not seconds or HH:MM:SS[.ns]",
-						w->from_arg);
-			if (w->to_arg && parse_time_bound(w->to_arg, it->ts,
-							  offset, w->utc,
-							  &w->to))
-				opt_usage_error(p, "--to %s: not seconds or HH:MM:SS[.ns]",
-						w->to_arg);
-		}
-		if (it->ts < w->from || it->ts > w->to ||
-		    !item_selected(&w->sel, t, it))
+		if (it->ts > w->to)
+			break;		/* items come in time order */
+		if (it->ts < w->from || !item_selected(&w->sel, t, it))
 			continue;
 		tl_add(tl, it);
 	}
