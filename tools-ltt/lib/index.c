@@ -341,6 +341,7 @@ void stream_seek_packet(struct stream *s, size_t k)
 {
 	s->done = false;
 	s->in_packet = false;
+	s->fast = false;
 	s->waiting = false;
 	s->last_ts = 0;
 	if (!k) {

@@ -6,6 +6,7 @@
 #ifndef LTT_LIB_READER_H
 #define LTT_LIB_READER_H
 
+#include <string.h>
 #include <sys/stat.h>
 
 #include "internal.h"
@@ -29,6 +30,7 @@ struct stream {
 
 	uint64_t pos;			/* next byte to decode */
 	bool in_packet;
+	bool fast;			/* in_packet, in the host's byte order */
 	uint64_t pkt;			/* the current packet's offset */
 	uint64_t content_end;		/* ... where its records end */
 	uint64_t packet_end;		/* ... where the next packet starts */
@@ -116,7 +118,16 @@ struct ltt_trace {
 	unsigned int n_streams;
 	struct stream **heap;		/* streams with an item, by time */
 	unsigned int n_heap;
+	/*
+	 * For stream_next_fast(): the payload size of each event id below
+	 * n_fast (at most LTT_HDR_ID_EXTENDED), UINT32_MAX for events with
+	 * a string.
+	 */
+	uint32_t fast_size[LTT_HDR_ID_EXTENDED];
+	unsigned int n_fast;
+
 	struct stream *current;		/* gave the last item */
+	uint64_t limit;			/* ... and may give items before it */
 
 	/* Following a trace being written (ltt_trace_follow()) */
 	bool follow;
@@ -143,6 +154,53 @@ void stream_close(struct stream *s);
  * yet, or names an event the metadata does not describe yet.
  */
 void stream_advance(struct stream *s);
+/*
+ * The common record, decoded inline by the reader's loop: a compact
+ * header, an event without a string, in the host's byte order, inside
+ * the packet being read, and every check of stream_decode_order()
+ * passed.  Anything else (another packet, an extended header, a string,
+ * a foreign trace, damage) returns false, for stream_advance() to decode
+ * with its full checks and messages.
+ */
+static inline __attribute__((always_inline)) bool
+stream_next_fast(struct stream *s, const struct ltt_trace *t)
+{
+	const unsigned char *p = s->map + s->pos;
+	uint64_t ts, avail = s->content_end - s->pos;
+	uint32_t w, id, size;
+
+	/* in a packet (pos <= content_end) of a trace in the host's order */
+	if (!s->fast || avail < LTT_HDR_COMPACT_SIZE)
+		return false;
+	memcpy(&w, p, sizeof(w));
+	id = w & LTT_HDR_ID_EXTENDED;
+	/* extended headers and unknown ids are past n_fast */
+	if (id >= t->n_fast)
+		return false;
+	size = t->fast_size[id];	/* UINT32_MAX: with a string */
+	if (avail - LTT_HDR_COMPACT_SIZE < size)
+		return false;
+	ts = (s->last_ts & ~((1ULL << LTT_HDR_TS_BITS) - 1)) |
+	     (w >> LTT_HDR_ID_BITS);
+	if (ts < s->last_ts)
+		ts += 1ULL << LTT_HDR_TS_BITS;
+	if (ts > s->ts_end)
+		return false;
+	s->item.kind = LTT_ITEM_EVENT;
+	s->item.ts = ts;
+	s->item.pid = s->pid;
+	s->item.desc = &t->md.reg.events[id];
+	s->item.payload = p + LTT_HDR_COMPACT_SIZE;
+	s->item.size = size;
+	s->item.offset = s->pos;
+	if ((int)id == t->sched_change)
+		s->pid = ltt_item_int(&s->item, t->sched_in);
+	s->last_ts = ts;
+	s->pos += LTT_HDR_COMPACT_SIZE + size;
+	s->n_decoded++;
+	return true;
+}
+
 /* Following: map what was appended; true if the file grew. */
 bool stream_grow(struct stream *s);
 /* Following: the time before which the stream will give no more items. */

@@ -163,6 +163,7 @@ static void __printf(3, 4) stream_fail(struct stream *s, uint64_t off,
 	trace_add_error(s->trace, "%s/%s: offset %llu: %s", s->trace->dir,
 			s->file, (unsigned long long)off, what);
 	s->done = true;
+	s->fast = false;
 }
 
 /* Check a packet header against the format and the stream's history. */
@@ -274,6 +275,7 @@ static int stream_open_packet(struct stream *s)
 	s->ts_end = h.timestamp_end;
 	s->pid = h.pid;
 	s->in_packet = true;
+	s->fast = !s->swap;
 	s->pos += PKT_HDR;
 
 	if (s->seen_packet) {
@@ -323,6 +325,7 @@ static int stream_close_packet(struct stream *s)
 	}
 	s->pos = s->packet_end;
 	s->in_packet = false;
+	s->fast = false;
 	return 0;
 }
 

@@ -148,6 +148,19 @@ static int trace_find_sched(struct ltt_trace *t)
 	return 0;
 }
 
+/* The sizes stream_next_fast() decodes records with. */
+static void trace_fast_table(struct ltt_trace *t)
+{
+	const struct ltt_registry *reg = &t->md.reg;
+	unsigned int i;
+
+	t->n_fast = reg->n_events < LTT_HDR_ID_EXTENDED ? reg->n_events :
+							  LTT_HDR_ID_EXTENDED;
+	for (i = 0; i < t->n_fast; i++)
+		t->fast_size[i] = reg->events[i].has_string ? UINT32_MAX :
+			reg->events[i].payload_size;
+}
+
 /* channel0_2 before channel0_10 */
 static int stream_name_order(const struct stream *x, const struct stream *y)
 {
@@ -285,6 +298,7 @@ static int trace_open_streams(struct ltt_trace *t)
 {
 	unsigned int i;
 
+	trace_fast_table(t);
 	/* the heap is never empty of room, even with no stream */
 	t->heap = calloc(1, sizeof(*t->heap));
 	if (!t->heap)
@@ -423,6 +437,7 @@ static bool trace_reload_metadata(struct ltt_trace *t)
 	ltt_registry_free(&t->md.reg);
 	t->md = md;
 	t->md_stat = st;
+	trace_fast_table(t);
 	return true;
 }
 
@@ -500,14 +515,36 @@ static int trace_next_live(struct ltt_trace *t, const struct ltt_item **item)
 	return LTT_TRACE_WAIT;
 }
 
-int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item)
+/*
+ * The time before which the stream at the top of the heap stays there:
+ * that of the oldest item of the others (equal times go by stream order,
+ * through the heap).
+ */
+static void trace_set_limit(struct ltt_trace *t)
 {
-	struct stream *s = t->current;
+	uint64_t limit = UINT64_MAX;
 
-	t->current = NULL;
+	if (t->n_heap > 1)
+		limit = t->heap[1]->item.ts;
+	if (t->n_heap > 2 && t->heap[2]->item.ts < limit)
+		limit = t->heap[2]->item.ts;
+	t->limit = limit;
+}
+
+/*
+ * The item after the current one when it is not the fast path's: the
+ * current stream @s (NULL: none) moved on already if @advanced, and the
+ * heap is put in order again.
+ */
+static __attribute__((noinline)) int
+trace_next_slow(struct ltt_trace *t, const struct ltt_item **item,
+		struct stream *s, bool advanced)
+{
 	if (s) {
-		trace_learn(t, &s->item);
-		stream_advance(s);
+		if (!advanced) {
+			trace_learn(t, &s->item);
+			stream_advance(s);
+		}
 		if (s->done || s->waiting) {
 			t->n_waiting += s->waiting;
 			t->heap[0] = t->heap[--t->n_heap];
@@ -515,11 +552,41 @@ int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item)
 		if (t->n_heap)
 			heap_sift_down(t, 0);
 	}
+	trace_set_limit(t);
 	if (t->follow)
 		return trace_next_live(t, item);
 	if (!t->n_heap)
 		return 0;
 	s = t->current = t->heap[0];
+	*item = &s->item;
+	return 1;
+}
+
+int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item)
+{
+	struct stream *s = t->current;
+
+	t->current = NULL;
+	if (!s || t->follow)
+		return trace_next_slow(t, item, s, false);
+	trace_learn(t, &s->item);
+	if (!stream_next_fast(s, t)) {
+		stream_advance(s);
+		return trace_next_slow(t, item, s, true);
+	}
+	/* the common case: the same stream gives the next item too */
+	if (s->item.ts >= t->limit) {
+		struct stream *o = t->heap[1];
+
+		/* two streams taking turns: swap them */
+		if (t->n_heap != 2 || o->item.ts >= s->item.ts)
+			return trace_next_slow(t, item, s, true);
+		t->heap[0] = o;
+		t->heap[1] = s;
+		t->limit = s->item.ts;
+		s = o;
+	}
+	t->current = s;
 	*item = &s->item;
 	return 1;
 }
@@ -558,6 +625,7 @@ int ltt_trace_seek(struct ltt_trace *t, uint64_t ts)
 		return ltt_fail("%s: a trace being followed cannot seek",
 				t->dir);
 	t->current = NULL;
+	t->limit = 0;
 	t->n_heap = 0;
 	for (i = 0; i < t->n_streams; i++) {
 		struct stream *s = t->streams[i];
@@ -650,6 +718,7 @@ void ltt_trace_follow_end(struct ltt_trace *t)
 		return;
 	trace_refresh(t);
 	t->follow = false;
+	t->limit = 0;		/* the heap changes: no fast path until sifted */
 	for (i = 0; i < t->n_streams; i++) {
 		struct stream *s = t->streams[i];
 
