@@ -3,9 +3,24 @@
  * Fast text output for ltt report (see out.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "out.h"
+
+const char out_pairs[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+void out_label_set(struct out_label *l, const char *a, const char *b,
+		   const char *c)
+{
+	int n = snprintf(l->text, sizeof(l->text), "%s%s%s", a, b, c);
+
+	l->len = n < 0 ? 0 : n >= (int)sizeof(l->text) ?
+		 sizeof(l->text) - 1 : n;
+}
 
 void out_flush(struct out *o)
 {

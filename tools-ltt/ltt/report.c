@@ -58,6 +58,9 @@ struct report {
 	const char *filter_arg;
 	struct filter *filter;		/* --filter */
 	uint32_t *addr_fields;		/* per event: bits of its addresses */
+	uint32_t *note_fields;		/* ... of fields that may have notes */
+	/* per event: " name:" and its fields' " field=" */
+	struct out_label (*labels)[1 + LTT_FIELDS_MAX];
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
 	int syscall_compat, compat_abi;	/* syscall_entry_compat, its abi */
@@ -173,17 +176,29 @@ static int report_find_fds(struct report *r, const struct ltt_registry *reg)
 			     sizeof(*r->fd_field));
 	r->addr_fields = calloc(reg->n_events ? reg->n_events : 1,
 				sizeof(*r->addr_fields));
-	if (!r->fd_field || !r->addr_fields)
+	r->labels = calloc(reg->n_events ? reg->n_events : 1,
+			   sizeof(*r->labels));
+	r->note_fields = calloc(reg->n_events ? reg->n_events : 1,
+				sizeof(*r->note_fields));
+	if (!r->fd_field || !r->addr_fields || !r->labels || !r->note_fields)
 		return -1;
 	for (id = 0; id < reg->n_events; id++) {
 		const struct ltt_event_desc *d = &reg->events[id];
 		int f = ltt_event_field_index(d, "fd");
 
+		out_label_set(&r->labels[id][0], " ", d->name, ":");
+		for (i = 0; i < d->n_fields && i < LTT_FIELDS_MAX; i++)
+			out_label_set(&r->labels[id][1 + i], " ",
+				      d->fields[i].name, "=");
+
 		r->fd_field[id] = f >= 0 &&
 			d->fields[f].type != LTT_TYPE_STRING ? f : -1;
-		for (i = 0; i < d->n_fields && i < 32; i++)
+		for (i = 0; i < d->n_fields && i < 32; i++) {
 			if (report_is_address(d, &d->fields[i]))
 				r->addr_fields[id] |= 1U << i;
+			if (field_note_may(r->notes, id, i))
+				r->note_fields[id] |= 1U << i;
+		}
 	}
 	return 0;
 }
@@ -209,9 +224,7 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 	for (i = 0; i < d->n_fields; i++) {
 		const struct ltt_field_desc *f = &d->fields[i];
 
-		out_char(o, ' ');
-		out_str(o, f->name);
-		out_char(o, '=');
+		out_label(o, &r->labels[d->id][1 + i]);
 		if (f->type == LTT_TYPE_SIGNED) {
 			out_s64(o, ltt_item_int(it, i));
 		} else if (i < 32 && (r->addr_fields[d->id] >> i & 1)) {
@@ -230,7 +243,7 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 		else if ((int)i == r->fd_field[d->id])
 			report_note(o, ltt_trace_file(r->trace, it->pid,
 						      ltt_item_int(it, i)));
-		else if (r->notes)
+		else if (r->note_fields[d->id] >> i & 1)
 			report_note(o, field_note(r->notes, it, i));
 	}
 }
@@ -285,9 +298,7 @@ static void report_item(struct report *r, const struct ltt_item *it)
 	out_s64(o, it->pid);
 	out_char(o, ' ');
 	out_str(o, comm ? comm : "?");
-	out_char(o, ' ');
-	out_str(o, it->desc->name);
-	out_char(o, ':');
+	out_label(o, &r->labels[it->desc->id][0]);
 	report_fields(r, it);
 	out_char(o, '\n');
 }
@@ -382,6 +393,8 @@ int cmd_report(int argc, char **argv)
 			free(r.event_mask);
 			free(r.fd_field);
 			free(r.addr_fields);
+			free(r.labels);
+			free(r.note_fields);
 			free(r.comms);
 			field_notes_free(r.notes);
 			ltt_trace_close(t);
@@ -447,6 +460,8 @@ int cmd_report(int argc, char **argv)
 	free(r.out);
 	free(r.fd_field);
 	free(r.addr_fields);
+	free(r.labels);
+	free(r.note_fields);
 	free(r.comms);
 	field_notes_free(r.notes);
 	filter_free(r.filter);
