@@ -1,9 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The window of a trace that ltt view and ltt export draw.
+ * The window of a trace that ltt view and ltt export draw, and the
+ * --from/--to of every reader.
  */
+#include <string.h>
+
 #include "ltt.h"
 #include "window.h"
+
+/* One bound of trace_window(): "-S" counts back from @last. */
+static void window_bound(const struct opt_parser *p, const char *opt,
+			 const char *arg, const struct time_window *w,
+			 uint64_t last, int64_t offset, uint64_t *out)
+{
+	uint64_t ns;
+
+	if (arg[0] == '-' && !strchr(arg, ':') &&
+	    !parse_time_bound(arg + 1, 0, offset, w->utc, &ns)) {
+		*out = last - w->start > ns ? last - ns : w->start;
+		return;
+	}
+	if (parse_time_bound(arg, w->start, offset, w->utc, out))
+		opt_usage_error(p, "%s %s: not seconds, -seconds or HH:MM:SS[.ns]",
+				opt, arg);
+}
+
+void trace_window(struct ltt_trace *t, const struct opt_parser *p,
+		  struct time_window *w)
+{
+	int64_t offset = ltt_trace_clock_offset(t);
+	uint64_t last = 0;
+
+	w->start = 0;
+	w->from = 0;
+	w->to = UINT64_MAX;
+	if (!ltt_trace_time_range(t, &w->start, &last))
+		return;
+	if (w->from_arg)
+		window_bound(p, "--from", w->from_arg, w, last, offset, &w->from);
+	if (w->to_arg)
+		window_bound(p, "--to", w->to_arg, w, last, offset, &w->to);
+	if (w->from > w->start)
+		ltt_trace_seek(t, w->from);
+}
 
 int tl_read_window(struct timeline *tl, struct tl_window *w,
 		   struct ltt_trace *t, const struct opt_parser *p)
