@@ -274,6 +274,8 @@ static bool index_read(struct stream *s)
 	return true;
 }
 
+static bool index_entry_ok(const struct stream *s, size_t i);
+
 void stream_index_load(struct stream *s)
 {
 	if (s->pkts_loaded)
@@ -281,8 +283,30 @@ void stream_index_load(struct stream *s)
 	s->pkts_loaded = true;
 	if (!s->map)
 		return;
-	index_read(s);
+	/*
+	 * The last entry is checked before the packets after it are looked
+	 * for: they are found only if it says where they start.
+	 */
+	if (index_read(s) && s->n_pkts && !s->index_bad &&
+	    !index_entry_ok(s, s->n_pkts - 1))
+		index_drop(s, "entry %zu does not match the packet at offset %llu",
+			   s->n_pkts - 1,
+			   (unsigned long long)s->pkts[s->n_pkts - 1].off);
 	index_scan(s);		/* what the index does not cover yet */
+}
+
+bool stream_index_verify(struct stream *s, size_t from)
+{
+	size_t i;
+
+	stream_index_load(s);
+	for (i = from; i < s->n_pkts; i++)
+		if (!index_entry_ok(s, i)) {
+			index_drop(s, "entry %zu does not match the packet at offset %llu",
+				   i, (unsigned long long)s->pkts[i].off);
+			return false;
+		}
+	return true;
 }
 
 /* Is entry @i what the stream's own header at its offset says? */

@@ -215,6 +215,11 @@ void stream_index_load(struct stream *s);
  * moved (the caller advances it and skips the older records).
  */
 bool stream_seek(struct stream *s, uint64_t ts);
+/*
+ * Check entries @from to the last against the packet headers: false
+ * when one did not match, and the index was dropped for the headers.
+ */
+bool stream_index_verify(struct stream *s, size_t from);
 /* Put the stream before packet @k of s->pkts (loaded). */
 void stream_seek_packet(struct stream *s, size_t k);
 

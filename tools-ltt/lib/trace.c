@@ -658,6 +658,9 @@ static uint64_t trace_stream_last(struct ltt_trace *t, struct stream *s)
 	size_t k;
 
 	stream_index_load(s);
+	/* the packets read below, and the one before them, as they are */
+	stream_index_verify(s, s->n_pkts > TRACE_LAST_PACKETS ?
+			    s->n_pkts - TRACE_LAST_PACKETS - 1 : 0);
 	if (!s->n_pkts)
 		return 0;
 	save = malloc(sizeof(*save));

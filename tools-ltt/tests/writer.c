@@ -141,8 +141,10 @@ int fx_open(struct fx_writer *w, const char *dir, struct ltt_registry *reg,
 		if (c->fd < 0 || !c->sb)
 			return -1;
 	}
-	return 0;
+	return fx_index_all ? fx_write_index(w, dir) : 0;
 }
+
+bool fx_index_all;
 
 int fx_write_index(struct fx_writer *w, const char *dir)
 {
