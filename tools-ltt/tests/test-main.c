@@ -144,6 +144,7 @@ int main(void)
 		TESTS_ANALYSES,
 		TESTS_STARTUP,
 		TESTS_CONTROL,
+		TESTS_INDEX,
 	};
 
 	/* LTT_TESTS=startup_* runs only the tests whose names match */
