@@ -92,19 +92,21 @@ static inline void out_u64(struct out *o, uint64_t v)
 	o->len += n;
 }
 
+/* "00" to "ff": addresses are formatted a byte at a time. */
+extern const char out_hex_pairs[512];
+
 /* "0x" and @v in lower-case hex: addresses. */
 static inline void out_hex(struct out *o, uint64_t v)
 {
-	static const char digits[] = "0123456789abcdef";
-	unsigned int n = 1, i;
-	char *d = o->buf + o->len;
+	unsigned int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1, i;
+	char *d = o->buf + o->len + 2;
 
-	while (n < 16 && v >> (4 * n))
-		n++;
-	d[0] = '0';
-	d[1] = 'x';
-	for (i = 0; i < n; i++)
-		d[1 + n - i] = digits[(v >> (4 * i)) & 15];
+	d[-2] = '0';
+	d[-1] = 'x';
+	for (i = n; i >= 2; i -= 2, v >>= 8)
+		memcpy(d + i - 2, out_hex_pairs + 2 * (v & 0xff), 2);
+	if (i)
+		d[0] = "0123456789abcdef"[v & 15];
 	o->len += n + 2;
 }
 

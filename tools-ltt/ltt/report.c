@@ -69,7 +69,7 @@ struct report {
 	struct field_notes *notes;	/* names of trap, signal... numbers */
 	struct out *out;		/* stdout */
 	int64_t clock_secs;		/* report_clock()'s cache */
-	char clock_text[32];
+	struct out_label clock;		/* "HH:MM:SS." of clock_secs */
 };
 
 static bool report_pid_wanted(const struct report *r, int32_t pid)
@@ -258,13 +258,16 @@ static void report_clock(struct report *r, uint64_t ts)
 		frac += 1000000000;
 		secs--;
 	}
-	if (secs != r->clock_secs || !r->clock_text[0]) {
-		format_clock_secs(r->clock_text, sizeof(r->clock_text), secs,
+	if (secs != r->clock_secs || !r->clock.len) {
+		char text[32];
+
+		format_clock_secs(text, sizeof(text), secs,
 				  0, r->utc);
-		r->clock_text[9] = '\0';	/* keep "HH:MM:SS." */
+		text[9] = '\0';	/* keep "HH:MM:SS." */
+		out_label_set(&r->clock, text, "", "");
 		r->clock_secs = secs;
 	}
-	out_str(r->out, r->clock_text);
+	out_label(r->out, &r->clock);
 	out_ns9(r->out, frac);
 }
 

@@ -145,6 +145,7 @@ int main(void)
 		TESTS_STARTUP,
 		TESTS_CONTROL,
 		TESTS_INDEX,
+		TESTS_OUT,
 	};
 
 	/* LTT_TESTS=startup_* runs only the tests whose names match */

@@ -198,6 +198,10 @@ void enable_flag_clear_makes_no_call(void **state);
 	cmocka_unit_test(time_range_is_the_first_and_last_item),	\
 	cmocka_unit_test(seek_refused_on_a_followed_trace)
 
+#define TESTS_OUT							\
+	cmocka_unit_test(out_formats_numbers_as_printf),		\
+	cmocka_unit_test(out_labels_are_copied_whole)
+
 #define TESTS_CONTROL							\
 	cmocka_unit_test(enable_flag_of_an_unknown_fd_is_always_on),	\
 	cmocka_unit_test(enable_flag_clear_makes_no_call)
@@ -223,6 +227,8 @@ DECLARE(startup_of_a_trace_cut_short);
 DECLARE(startup_of_an_empty_trace);
 DECLARE(startup_buckets_hold_every_stretch);
 DECLARE(startup_exec_names_and_paths);
+DECLARE(out_formats_numbers_as_printf);
+DECLARE(out_labels_are_copied_whole);
 DECLARE(index_lists_every_packet);
 DECLARE(seek_reads_what_follows);
 DECLARE(seek_without_index_walks_the_headers);
