@@ -693,12 +693,14 @@ int ltt_trace_time_range(struct ltt_trace *t, uint64_t *first,
 
 	if (!t->has_first)
 		return 0;
+	*first = t->first_ts;
+	if (!last)
+		return 1;
 	for (i = 0; i < t->n_streams; i++) {
 		uint64_t e = trace_stream_last(t, t->streams[i]);
 
 		end = e > end ? e : end;
 	}
-	*first = t->first_ts;
 	*last = end > t->first_ts ? end : t->first_ts;
 	return 1;
 }

@@ -34,7 +34,10 @@ void trace_window(struct ltt_trace *t, const struct opt_parser *p,
 	w->start = 0;
 	w->from = 0;
 	w->to = UINT64_MAX;
-	if (!ltt_trace_time_range(t, &w->start, &last))
+	/* the end only for "-S" */
+	if (!ltt_trace_time_range(t, &w->start,
+				  (w->from_arg && w->from_arg[0] == '-') ||
+				  (w->to_arg && w->to_arg[0] == '-') ? &last : NULL))
 		return;
 	if (w->from_arg)
 		window_bound(p, "--from", w->from_arg, w, last, offset, &w->from);

@@ -165,6 +165,12 @@ damaged "an entry past the file's end" quiet next_entry
 damaged "a directory" said eval 'rm "$idx"; mkdir "$idx"'
 rm -rf "$idx"
 cp "$tmp/idx.good" "$idx"
+# a report of the whole trace does not read the index
+poke 0 1
+check "a whole report: every event, with a damaged index" "$(cat "$tmp/full")" \
+	"$("$ltt" report "$t" 2>"$tmp/err")"
+check "a whole report: nothing said of the index" "" "$(cat "$tmp/err")"
+cp "$tmp/idx.good" "$idx"
 
 # A damaged stream still fails by name, with what could be read printed
 s=$tmp/mix/channel0_1

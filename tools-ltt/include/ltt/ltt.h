@@ -394,9 +394,9 @@ const char *ltt_trace_error(const struct ltt_trace *t, unsigned int i);
  */
 int ltt_trace_seek(struct ltt_trace *t, uint64_t ts);
 /*
- * The time of the trace's first item and the end of its last packet,
- * read from the packet index or headers: 1, or 0 for a trace with no
- * item.  LTT_1.5.
+ * The time of the trace's first item and of its last (its last packets
+ * decoded, found with the packet index or headers; @last may be NULL):
+ * 1, or 0 for a trace with no item.  LTT_1.5.
  */
 int ltt_trace_time_range(struct ltt_trace *t, uint64_t *first,
 			 uint64_t *last);
