@@ -216,9 +216,12 @@ static bool index_read(struct stream *s)
 			index_drop(s, "%s", ltt_error());
 		return errno != ENOENT;
 	}
+	/* no more than the entries of the packets the stream can hold */
 	len = st.st_size;
-	buf = len > sizeof(h) ? malloc(len) : NULL;
-	got = buf ? read(fd, buf, len) : -1;
+	if (len > sizeof(h) + (s->size / PKT_HDR + 1) * 4096)
+		len = sizeof(h) + (s->size / PKT_HDR + 1) * 4096;
+	buf = len >= sizeof(h) ? malloc(len) : NULL;
+	got = buf ? pread(fd, buf, len, 0) : -1;
 	close(fd);
 	if (got != (ssize_t)len || len < sizeof(h)) {
 		free(buf);
