@@ -15,6 +15,7 @@
 #   make snapshot-test  lttd --overwrite's live snapshots in the guest
 #   make view-test    ltt view of the guest's trace in headless Chromium
 #   make bench        LTT against ftrace under QEMU: the table of BENCHMARKS.md
+#   make bench-readers the readers' speed on the host, and the seek (2 minutes)
 #   make profile      the flood's instructions per event, function by function
 #   make cross        cross-compile kernel/ltt and the syscall tables
 #   make check-arch   boot i386, ppc32, sh4, s390x, mips, arm: selftests, traces
@@ -36,7 +37,7 @@ export KSRC
 
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
 	cross checkpatch bisect deps clean help tools tools-test demo e2e \
-	watch-test snapshot-test bench profile deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
+	watch-test snapshot-test bench bench-readers profile deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
 	view-test boot-hotplug relayd-test relayd-guest check-arch deps-arch
 
 all: kernel
@@ -132,6 +133,11 @@ snapshot-test: deps
 
 bench: deps
 	scripts/bench.sh
+
+# ltt stats, watch, report and babeltrace2 on the host; the last second of
+# a 1 GiB trace (make bench runs it too).
+bench-readers: deps-tools
+	scripts/bench/readers.sh
 
 # Where the flood's instructions go, function by function (a QEMU plugin).
 profile: deps

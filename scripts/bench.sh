@@ -26,6 +26,8 @@
 #   LTT_BENCH_DISABLED  flood calls,runs of the disabled cost (default 2000000,5;
 #                       each run is a flood and a mixed workload)
 #   LTT_BENCH_OUT       where the table goes (default BENCHMARKS.md)
+#   LTT_BENCH_READERS   1 (default): the readers' speed on the host too
+#                       (scripts/bench/readers.sh, make bench-readers); 0: not
 #
 #   scripts/bench.sh --profile   (make profile) one icount boot of the
 #                       bench kernel under the insnprof plugin: the
@@ -224,6 +226,10 @@ main() {
 	for ((n = 1; n <= CPU_BOOTS; n++)); do
 		boot bench full cpu "$n"
 	done
+	if [[ ${LTT_BENCH_READERS:-1} == 1 ]]; then
+		"$LTT_ROOT/scripts/bench/readers.sh" --lines | tee "$OUT/readers.txt" |
+			grep '^READERS ' >>"$OUT/results" || die "scripts/bench/readers.sh failed"
+	fi
 	echo "wall=$(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s, builds included" >>"$OUT/host"
 	python3 "$LTT_ROOT/scripts/bench/report.py" "$OUT/results" "$OUT/host" "$REPORT"
 	log "table written to ${REPORT#"$LTT_ROOT"/} in $(elapsed "$start")"

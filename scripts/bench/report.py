@@ -8,7 +8,8 @@ RESULTS holds the guest's lines, each prefixed by scripts/bench.sh with
 "boot=N kernel=FLAVOUR clock=icount|cpu":
     BENCH-INFO key=value ...
     BENCH case=CASE variant=VARIANT round=R ns=NS [cpu_ns= events= bytes= lost=]
-and "HOST-LOAD before=L" lines.  HOSTINFO holds key=value lines (command,
+and "HOST-LOAD before=L" lines, and the host's "READERS ..." lines of
+scripts/bench/readers.sh (the readers' speed).  HOSTINFO holds key=value lines (command,
 date, machine, ...).  The tables go to stdout and, with their context, to
 OUT.md; the part of an existing OUT.md after NOTES_MARK is kept.
 """
@@ -36,12 +37,16 @@ def parse_kv(words):
 def load(results):
     info = collections.defaultdict(dict)   # (clock, kernel) -> key -> value
     rows, loads = [], []
+    global READERS
+    READERS = []
     with open(results) as f:
         for line in f:
             words = line.split()
             kind = next((w for w in words if "=" not in w), None)
             kv = parse_kv(words)
-            if kind == "HOST-LOAD":
+            if kind == "READERS":
+                READERS.append(kv)
+            elif kind == "HOST-LOAD":
                 loads.append(float(kv["before"]))
             elif kind == "BENCH-INFO":
                 info[(kv.get("clock"), kv["kernel"])].update(kv)
@@ -287,6 +292,66 @@ def targets(figs):
     return "\n".join(out)
 
 
+READERS = []   # the READERS lines, as dicts
+
+
+def readers_section():
+    """The readers' table (scripts/bench/readers.sh) and its targets."""
+    if not READERS:
+        return "(not measured: LTT_BENCH_READERS=0)"
+    rate = {}
+    lines = ["| reader | events | wall | events/s | CPU | events/s (CPU) |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for r in READERS:
+        if "reader" not in r:
+            continue
+        n, w, c = int(r["events"]), float(r["wall"]), float(r["cpu"])
+        name = r["reader"].replace("_", " ")
+        rate[r["reader"]] = (n / w, n / c)
+        lines.append(f"| {name} | {n:,} | {w:.3f} s | {n / w / 1e6:.2f} M | "
+                     f"{c:.3f} s | {n / c / 1e6:.2f} M |")
+    seeks = [r for r in READERS if "seek" in r]
+    if seeks:
+        lines += ["", "| the last second of a trace of | events | wall | CPU |",
+                  "|---|---:|---:|---:|"]
+        for r in seeks:
+            what = {"report": "ltt report --from -1", "stats": "ltt stats --from -1",
+                    "report_noindex": "ltt report --from -1, index removed"}.get(
+                        r["seek"], r["seek"])
+            lines.append(f"| {int(r['bytes']) / 2**20:.0f} MiB: {what} | "
+                         f"{int(r['events']):,} | {float(r['wall']):.3f} s | "
+                         f"{float(r['cpu']):.3f} s |")
+    ratio = next((r for r in READERS if r.get("ratio") == "report_babeltrace2"), None)
+    seek = next((r for r in seeks if r["seek"] == "report"), None)
+    runs = next((r["runs"] for r in READERS if "runs" in r), "?")
+
+    def verdict(ok):
+        return "met" if ok else "**missed**"
+    t = []
+    if "ltt_stats" in rate:
+        w, c = rate["ltt_stats"]
+        t.append(f"- `ltt stats` at least 50 M events/s: {w / 1e6:.1f} M wall, "
+                 f"{c / 1e6:.1f} M CPU: {verdict(c >= 50e6)}")
+    key = "ltt_watch_(counts_every_event)"
+    if key in rate:
+        w, c = rate[key]
+        t.append(f"- `ltt watch` counting every event at least 5 M events/s: "
+                 f"{w / 1e6:.1f} M wall, {c / 1e6:.1f} M CPU: {verdict(c >= 5e6)}")
+    if ratio:
+        t.append(f"- `ltt report` at least 15 times babeltrace2's text: {ratio['wall']} "
+                 f"times wall, {ratio['cpu']} CPU: {verdict(float(ratio['cpu']) >= 15)}")
+    if seek:
+        t.append(f"- the last second of a {int(seek['bytes']) / 2**30:.1f} GiB trace "
+                 f"printed in at most 0.1 s: {float(seek['wall']):.3f} s wall, "
+                 f"{float(seek['cpu']):.3f} s CPU: {verdict(float(seek['wall']) <= 0.1)}")
+    return (f"Medians of {runs} runs on the host (scripts/bench/readers.sh, "
+            "`make bench-readers`), output to /dev/null, traces in the page cache: "
+            "synthetic traces of the tests' writer shaped like a busy two-CPU "
+            "machine, 256 KiB packets with their index as lttd writes them. "
+            "The host runs other work: the CPU time (user + system) of the reader "
+            "is the steadier figure.\n\n" + "\n".join(lines) + "\n\n" + "\n".join(t))
+
+
 def old_notes(path):
     try:
         with open(path) as f:
@@ -383,6 +448,10 @@ TCG pays for context switches and TLB flushes follows the host), far
 more than the overheads it would measure.
 
 {cpu_tab or "(no CPU-time boot: LTT_BENCH_CPU_BOOTS=0)"}
+
+## The readers (issue 15)
+
+{readers_section()}
 
 ## How the figures are made
 

@@ -47,6 +47,15 @@ int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
 int ltt_metadata_parse(const char *text, size_t len, const char *file,
 		       struct ltt_metadata *md);
 
+/*
+ * The packet index beside a stream (index.c): DIR/index/STREAM.idx made
+ * with its header (@dir_fd the trace directory), an entry appended per
+ * packet at @offset of the stream file.  -1 with errno on failure.
+ */
+int ltt_index_create(int dir_fd, const char *stream);
+int ltt_index_append(int fd, uint64_t offset,
+		     const struct ltt_packet_header *h);
+
 /* Write all of @buf, retrying short writes. */
 int ltt_write_all(int fd, const void *buf, size_t len);
 

@@ -112,6 +112,9 @@ static void name_copy(struct name_entry *e, const char *name)
 {
 	size_t i;
 
+	/* the same name again (a file opened again): nothing to copy */
+	if (!strncmp(e->name, name, sizeof(e->name) - 1))
+		return;
 	for (i = 0; name[i] && i < sizeof(e->name) - 1; i++) {
 		unsigned char ch = name[i];
 

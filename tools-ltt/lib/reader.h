@@ -6,9 +6,19 @@
 #ifndef LTT_LIB_READER_H
 #define LTT_LIB_READER_H
 
+#include <string.h>
 #include <sys/stat.h>
 
 #include "internal.h"
+
+/* A packet of a stream, from its index or its header (index.c). */
+struct pkt_entry {
+	uint64_t off;			/* in the file */
+	uint64_t packet_bytes;
+	uint64_t ts_begin, ts_end;
+	uint64_t seq, discarded;
+	uint32_t cpu;
+};
 
 /* One stream file: one CPU's packets, decoded one record at a time. */
 struct stream {
@@ -20,6 +30,7 @@ struct stream {
 
 	uint64_t pos;			/* next byte to decode */
 	bool in_packet;
+	bool fast;			/* in_packet, in the host's byte order */
 	uint64_t pkt;			/* the current packet's offset */
 	uint64_t content_end;		/* ... where its records end */
 	uint64_t packet_end;		/* ... where the next packet starts */
@@ -45,6 +56,13 @@ struct stream {
 	 * order (its item points here, not into the mapping).
 	 */
 	bool swap;
+
+	/* Its packets, read on the first seek (index.c) */
+	bool pkts_loaded;
+	bool index_bad;			/* dropped, with a warning */
+	struct pkt_entry *pkts;
+	size_t n_pkts, pkts_room;
+
 	unsigned char payload[LTT_FIELDS_MAX * 8 + LTT_STRING_MAX];
 };
 
@@ -100,7 +118,16 @@ struct ltt_trace {
 	unsigned int n_streams;
 	struct stream **heap;		/* streams with an item, by time */
 	unsigned int n_heap;
+	/*
+	 * For stream_next_fast(): the payload size of each event id below
+	 * n_fast (at most LTT_HDR_ID_EXTENDED), UINT32_MAX for events with
+	 * a string.
+	 */
+	uint32_t fast_size[LTT_HDR_ID_EXTENDED];
+	unsigned int n_fast;
+
 	struct stream *current;		/* gave the last item */
+	uint64_t limit;			/* ... and may give items before it */
 
 	/* Following a trace being written (ltt_trace_follow()) */
 	bool follow;
@@ -110,6 +137,10 @@ struct ltt_trace {
 
 	char **errors;
 	unsigned int n_errors;
+	char **warnings;		/* nothing lost: an index ignored */
+	unsigned int n_warnings;
+	bool has_first;
+	uint64_t first_ts;		/* the first item's, as opened */
 };
 
 /* stream.c */
@@ -123,13 +154,79 @@ void stream_close(struct stream *s);
  * yet, or names an event the metadata does not describe yet.
  */
 void stream_advance(struct stream *s);
+/*
+ * The common record, decoded inline by the reader's loop: a compact
+ * header, an event without a string, in the host's byte order, inside
+ * the packet being read, and every check of stream_decode_order()
+ * passed.  Anything else (another packet, an extended header, a string,
+ * a foreign trace, damage) returns false, for stream_advance() to decode
+ * with its full checks and messages.
+ */
+static inline __attribute__((always_inline)) bool
+stream_next_fast(struct stream *s, const struct ltt_trace *t)
+{
+	const unsigned char *p = s->map + s->pos;
+	uint64_t ts, avail = s->content_end - s->pos;
+	uint32_t w, id, size;
+
+	/* in a packet (pos <= content_end) of a trace in the host's order */
+	if (!s->fast || avail < LTT_HDR_COMPACT_SIZE)
+		return false;
+	memcpy(&w, p, sizeof(w));
+	id = w & LTT_HDR_ID_EXTENDED;
+	/* extended headers and unknown ids are past n_fast */
+	if (id >= t->n_fast)
+		return false;
+	size = t->fast_size[id];	/* UINT32_MAX: with a string */
+	if (avail - LTT_HDR_COMPACT_SIZE < size)
+		return false;
+	ts = (s->last_ts & ~((1ULL << LTT_HDR_TS_BITS) - 1)) |
+	     (w >> LTT_HDR_ID_BITS);
+	if (ts < s->last_ts)
+		ts += 1ULL << LTT_HDR_TS_BITS;
+	if (ts > s->ts_end)
+		return false;
+	s->item.kind = LTT_ITEM_EVENT;
+	s->item.ts = ts;
+	s->item.pid = s->pid;
+	s->item.desc = &t->md.reg.events[id];
+	s->item.payload = p + LTT_HDR_COMPACT_SIZE;
+	s->item.size = size;
+	s->item.offset = s->pos;
+	if ((int)id == t->sched_change)
+		s->pid = ltt_item_int(&s->item, t->sched_in);
+	s->last_ts = ts;
+	s->pos += LTT_HDR_COMPACT_SIZE + size;
+	s->n_decoded++;
+	return true;
+}
+
 /* Following: map what was appended; true if the file grew. */
 bool stream_grow(struct stream *s);
 /* Following: the time before which the stream will give no more items. */
 uint64_t stream_horizon(const struct stream *s);
 
+/* index.c */
+/* Read the stream's packet index, or walk its packet headers (once). */
+void stream_index_load(struct stream *s);
+/*
+ * Put the stream before the first packet that may hold a record at or
+ * after @ts, if that is ahead of the packet being read: true when it
+ * moved (the caller advances it and skips the older records).
+ */
+bool stream_seek(struct stream *s, uint64_t ts);
+/*
+ * Check entries @from to the last against the packet headers: false
+ * when one did not match, and the index was dropped for the headers.
+ */
+bool stream_index_verify(struct stream *s, size_t from);
+/* Put the stream before packet @k of s->pkts (loaded). */
+void stream_seek_packet(struct stream *s, size_t k);
+
 /* trace.c */
 void trace_add_error(struct ltt_trace *t, const char *fmt, ...)
+	__printf(2, 3);
+void trace_add_warning(struct ltt_trace *t, const char *fmt, ...)
 	__printf(2, 3);
 /*
  * Open a file of the trace to read, *@st its identity: a regular file,

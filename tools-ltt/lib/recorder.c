@@ -54,6 +54,7 @@ struct rec_trace {
 	char *dir;			/* NULL: no files (discarding) */
 	int dir_fd;
 	int *out_fd;			/* per CPU; -1 until its first packet */
+	int *idx_fd;			/* its index/; -1 before, -2 given up */
 	bool made_dir;			/* the directory is ours */
 	bool wrote_metadata;
 };
@@ -320,10 +321,11 @@ static int rec_trace_open(struct ltt_recorder *rec, struct rec_trace *t,
 
 	t->dir = strdup(dir);
 	t->out_fd = calloc(rec->n_cpus, sizeof(*t->out_fd));
-	if (!t->dir || !t->out_fd)
+	t->idx_fd = calloc(rec->n_cpus, sizeof(*t->idx_fd));
+	if (!t->dir || !t->out_fd || !t->idx_fd)
 		return ltt_fail("out of memory");
 	for (i = 0; i < rec->n_cpus; i++)
-		t->out_fd[i] = -1;
+		t->out_fd[i] = t->idx_fd[i] = -1;
 	if (rec_make_dir(t->dir, &t->made_dir))
 		return -1;
 	t->dir_fd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -350,9 +352,13 @@ static int rec_trace_close(struct ltt_recorder *rec, struct rec_trace *t,
 					     t->dir, rec->cpus[i].cpu);
 		close(t->out_fd[i]);
 	}
+	for (i = 0; t->idx_fd && i < rec->n_cpus; i++)
+		if (t->idx_fd[i] >= 0)
+			close(t->idx_fd[i]);
 	if (t->dir_fd >= 0)
 		close(t->dir_fd);
 	free(t->out_fd);
+	free(t->idx_fd);
 	free(t->dir);
 	memset(t, 0, sizeof(*t));
 	t->dir_fd = -1;
@@ -427,6 +433,24 @@ int ltt_recorder_start(struct ltt_recorder *rec)
 }
 
 /*
+ * The packet just written at @at into the stream's index (index.c).  The
+ * index only speeds readers up: one that cannot be written is given up,
+ * and readers walk the packet headers it does not cover.
+ */
+static void rec_index(struct rec_trace *t, unsigned int i, const char *name,
+		      off_t at, const void *pkt)
+{
+	if (t->idx_fd[i] == -1)
+		t->idx_fd[i] = ltt_index_create(t->dir_fd, name);
+	if (t->idx_fd[i] < 0)
+		t->idx_fd[i] = -2;
+	else if (at < 0 || ltt_index_append(t->idx_fd[i], at, pkt)) {
+		close(t->idx_fd[i]);
+		t->idx_fd[i] = -2;
+	}
+}
+
+/*
  * Append the packet @pkt of @c to its stream file in @t, created with
  * its first packet; nothing when @t has no directory.  A packet that
  * cannot be written whole (a full disk) is cut off again, so that the
@@ -450,8 +474,10 @@ static int rec_out(struct ltt_recorder *rec, struct rec_trace *t,
 	if (t->out_fd[i] < 0)
 		return ltt_fail_errno("%s/%s", t->dir, name);
 	at = lseek(t->out_fd[i], 0, SEEK_CUR);
-	if (!ltt_write_all(t->out_fd[i], pkt, size))
+	if (!ltt_write_all(t->out_fd[i], pkt, size)) {
+		rec_index(t, i, name, at, pkt);
 		return 0;
+	}
 	err = errno;
 	if (at >= 0 && !ftruncate(t->out_fd[i], at))
 		lseek(t->out_fd[i], at, SEEK_SET);

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -145,6 +146,8 @@ void stream_close(struct stream *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
+	free(s->pkts);
+	s->pkts = NULL;
 }
 
 /* The stream ends here, damaged at @off. */
@@ -160,6 +163,7 @@ static void __printf(3, 4) stream_fail(struct stream *s, uint64_t off,
 	trace_add_error(s->trace, "%s/%s: offset %llu: %s", s->trace->dir,
 			s->file, (unsigned long long)off, what);
 	s->done = true;
+	s->fast = false;
 }
 
 /* Check a packet header against the format and the stream's history. */
@@ -271,6 +275,7 @@ static int stream_open_packet(struct stream *s)
 	s->ts_end = h.timestamp_end;
 	s->pid = h.pid;
 	s->in_packet = true;
+	s->fast = !s->swap;
 	s->pos += PKT_HDR;
 
 	if (s->seen_packet) {
@@ -320,6 +325,7 @@ static int stream_close_packet(struct stream *s)
 	}
 	s->pos = s->packet_end;
 	s->in_packet = false;
+	s->fast = false;
 	return 0;
 }
 

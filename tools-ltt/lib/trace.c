@@ -15,24 +15,39 @@
 
 #include "reader.h"
 
-void trace_add_error(struct ltt_trace *t, const char *fmt, ...)
+/* Append a message to a list of them (errors, warnings). */
+static void trace_add_msg(char ***list, unsigned int *n, const char *fmt,
+			  va_list ap)
 {
-	char **errors, *msg;
-	va_list ap;
-	int n;
+	char **v, *msg;
 
-	va_start(ap, fmt);
-	n = vasprintf(&msg, fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	if (vasprintf(&msg, fmt, ap) < 0)
 		return;
-	errors = realloc(t->errors, (t->n_errors + 1) * sizeof(*errors));
-	if (!errors) {
+	v = realloc(*list, (*n + 1) * sizeof(*v));
+	if (!v) {
 		free(msg);
 		return;
 	}
-	errors[t->n_errors++] = msg;
-	t->errors = errors;
+	v[(*n)++] = msg;
+	*list = v;
+}
+
+void trace_add_error(struct ltt_trace *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	trace_add_msg(&t->errors, &t->n_errors, fmt, ap);
+	va_end(ap);
+}
+
+void trace_add_warning(struct ltt_trace *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	trace_add_msg(&t->warnings, &t->n_warnings, fmt, ap);
+	va_end(ap);
 }
 
 /* What a file that should be regular is, for the message. */
@@ -131,6 +146,19 @@ static int trace_find_sched(struct ltt_trace *t)
 	t->sched_change = id;
 	t->sched_in = in;
 	return 0;
+}
+
+/* The sizes stream_next_fast() decodes records with. */
+static void trace_fast_table(struct ltt_trace *t)
+{
+	const struct ltt_registry *reg = &t->md.reg;
+	unsigned int i;
+
+	t->n_fast = reg->n_events < LTT_HDR_ID_EXTENDED ? reg->n_events :
+							  LTT_HDR_ID_EXTENDED;
+	for (i = 0; i < t->n_fast; i++)
+		t->fast_size[i] = reg->events[i].has_string ? UINT32_MAX :
+			reg->events[i].payload_size;
 }
 
 /* channel0_2 before channel0_10 */
@@ -270,6 +298,7 @@ static int trace_open_streams(struct ltt_trace *t)
 {
 	unsigned int i;
 
+	trace_fast_table(t);
 	/* the heap is never empty of room, even with no stream */
 	t->heap = calloc(1, sizeof(*t->heap));
 	if (!t->heap)
@@ -282,6 +311,10 @@ static int trace_open_streams(struct ltt_trace *t)
 	for (i = 0; i < t->n_streams; i++) {
 		stream_advance(t->streams[i]);
 		trace_place(t, t->streams[i]);
+	}
+	if (t->n_heap) {
+		t->has_first = true;
+		t->first_ts = t->heap[0]->item.ts;
 	}
 	return 0;
 }
@@ -331,6 +364,9 @@ void ltt_trace_close(struct ltt_trace *t)
 	for (i = 0; i < t->n_errors; i++)
 		free(t->errors[i]);
 	free(t->errors);
+	for (i = 0; i < t->n_warnings; i++)
+		free(t->warnings[i]);
+	free(t->warnings);
 	free(t->streams);
 	free(t->heap);
 	names_free(t);
@@ -401,6 +437,7 @@ static bool trace_reload_metadata(struct ltt_trace *t)
 	ltt_registry_free(&t->md.reg);
 	t->md = md;
 	t->md_stat = st;
+	trace_fast_table(t);
 	return true;
 }
 
@@ -478,14 +515,36 @@ static int trace_next_live(struct ltt_trace *t, const struct ltt_item **item)
 	return LTT_TRACE_WAIT;
 }
 
-int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item)
+/*
+ * The time before which the stream at the top of the heap stays there:
+ * that of the oldest item of the others (equal times go by stream order,
+ * through the heap).
+ */
+static void trace_set_limit(struct ltt_trace *t)
 {
-	struct stream *s = t->current;
+	uint64_t limit = UINT64_MAX;
 
-	t->current = NULL;
+	if (t->n_heap > 1)
+		limit = t->heap[1]->item.ts;
+	if (t->n_heap > 2 && t->heap[2]->item.ts < limit)
+		limit = t->heap[2]->item.ts;
+	t->limit = limit;
+}
+
+/*
+ * The item after the current one when it is not the fast path's: the
+ * current stream @s (NULL: none) moved on already if @advanced, and the
+ * heap is put in order again.
+ */
+static __attribute__((noinline)) int
+trace_next_slow(struct ltt_trace *t, const struct ltt_item **item,
+		struct stream *s, bool advanced)
+{
 	if (s) {
-		trace_learn(t, &s->item);
-		stream_advance(s);
+		if (!advanced) {
+			trace_learn(t, &s->item);
+			stream_advance(s);
+		}
 		if (s->done || s->waiting) {
 			t->n_waiting += s->waiting;
 			t->heap[0] = t->heap[--t->n_heap];
@@ -493,6 +552,7 @@ int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item)
 		if (t->n_heap)
 			heap_sift_down(t, 0);
 	}
+	trace_set_limit(t);
 	if (t->follow)
 		return trace_next_live(t, item);
 	if (!t->n_heap)
@@ -500,6 +560,159 @@ int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item)
 	s = t->current = t->heap[0];
 	*item = &s->item;
 	return 1;
+}
+
+int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item)
+{
+	struct stream *s = t->current;
+
+	t->current = NULL;
+	if (!s || t->follow)
+		return trace_next_slow(t, item, s, false);
+	trace_learn(t, &s->item);
+	if (!stream_next_fast(s, t)) {
+		stream_advance(s);
+		return trace_next_slow(t, item, s, true);
+	}
+	/* the common case: the same stream gives the next item too */
+	if (s->item.ts >= t->limit) {
+		struct stream *o = t->heap[1];
+
+		/* two streams taking turns: swap them */
+		if (t->n_heap != 2 || o->item.ts >= s->item.ts)
+			return trace_next_slow(t, item, s, true);
+		t->heap[0] = o;
+		t->heap[1] = s;
+		t->limit = s->item.ts;
+		s = o;
+	}
+	t->current = s;
+	*item = &s->item;
+	return 1;
+}
+
+/*
+ * Names before the window: the state dump at the start of each stream
+ * (its packets up to the first without a statedump_* record) is read,
+ * names learnt, before the stream is moved.
+ */
+static void trace_seek_names(struct ltt_trace *t, struct stream *s,
+			     uint64_t ts)
+{
+	uint64_t pkt = s->pkt;
+	bool dump = false;
+
+	while (!s->done && !s->waiting && s->item.ts < ts) {
+		if (s->pkt != pkt) {
+			if (!dump)
+				return;
+			dump = false;
+			pkt = s->pkt;
+		}
+		if (s->item.kind == LTT_ITEM_EVENT &&
+		    !strncmp(s->item.desc->name, "statedump_", 10))
+			dump = true;
+		trace_learn(t, &s->item);
+		stream_advance(s);
+	}
+}
+
+int ltt_trace_seek(struct ltt_trace *t, uint64_t ts)
+{
+	unsigned int i;
+
+	if (t->follow)
+		return ltt_fail("%s: a trace being followed cannot seek",
+				t->dir);
+	t->current = NULL;
+	t->limit = 0;
+	t->n_heap = 0;
+	for (i = 0; i < t->n_streams; i++) {
+		struct stream *s = t->streams[i];
+
+		trace_seek_names(t, s, ts);
+		if (!s->done && s->item.ts < ts && stream_seek(s, ts))
+			stream_advance(s);
+		while (!s->done && s->item.ts < ts) {
+			trace_learn(t, &s->item);
+			stream_advance(s);
+		}
+		trace_place(t, s);
+	}
+	return 0;
+}
+
+/* How many packets from the end are looked into for the last record. */
+#define TRACE_LAST_PACKETS	4
+
+/*
+ * The time of the last item of a stream: its last packets decoded (the
+ * stream put back as it was after), or the end of its last packet.
+ * What they say of damage is said again when they are read.
+ */
+static uint64_t trace_stream_last(struct ltt_trace *t, struct stream *s)
+{
+	unsigned int n_errors = t->n_errors;
+	uint64_t last = 0;
+	struct stream *save;
+	size_t k;
+
+	stream_index_load(s);
+	/* the packets read below, and the one before them, as they are */
+	stream_index_verify(s, s->n_pkts > TRACE_LAST_PACKETS ?
+			    s->n_pkts - TRACE_LAST_PACKETS - 1 : 0);
+	if (!s->n_pkts)
+		return 0;
+	save = malloc(sizeof(*save));
+	if (!save)
+		return s->pkts[s->n_pkts - 1].ts_end;
+	memcpy(save, s, sizeof(*s));
+	for (k = s->n_pkts; k-- > 0 && !last &&
+	     s->n_pkts - k <= TRACE_LAST_PACKETS;) {
+		uint64_t off = s->pkts[k].off;
+
+		stream_seek_packet(s, k);
+		for (stream_advance(s); !s->done && s->pkt == off;
+		     stream_advance(s))
+			last = s->item.ts;
+	}
+	if (!last)
+		last = s->pkts[s->n_pkts - 1].ts_end;
+	memcpy(s, save, sizeof(*s));
+	free(save);
+	while (t->n_errors > n_errors)
+		free(t->errors[--t->n_errors]);
+	return last;
+}
+
+int ltt_trace_time_range(struct ltt_trace *t, uint64_t *first,
+			 uint64_t *last)
+{
+	uint64_t end = 0;
+	unsigned int i;
+
+	if (!t->has_first)
+		return 0;
+	*first = t->first_ts;
+	if (!last)
+		return 1;
+	for (i = 0; i < t->n_streams; i++) {
+		uint64_t e = trace_stream_last(t, t->streams[i]);
+
+		end = e > end ? e : end;
+	}
+	*last = end > t->first_ts ? end : t->first_ts;
+	return 1;
+}
+
+unsigned int ltt_trace_n_warnings(const struct ltt_trace *t)
+{
+	return t->n_warnings;
+}
+
+const char *ltt_trace_warning(const struct ltt_trace *t, unsigned int i)
+{
+	return i < t->n_warnings ? t->warnings[i] : NULL;
 }
 
 void ltt_trace_follow_end(struct ltt_trace *t)
@@ -510,6 +723,7 @@ void ltt_trace_follow_end(struct ltt_trace *t)
 		return;
 	trace_refresh(t);
 	t->follow = false;
+	t->limit = 0;		/* the heap changes: no fast path until sifted */
 	for (i = 0; i < t->n_streams; i++) {
 		struct stream *s = t->streams[i];
 

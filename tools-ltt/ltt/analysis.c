@@ -181,7 +181,7 @@ static void stats_lost(struct stats *st, const struct ltt_item *it)
 	}
 }
 
-void stats_add(struct stats *st, const struct ltt_item *it)
+void stats_add_item(struct stats *st, const struct ltt_item *it)
 {
 	struct stats_cpu *c;
 	struct proc *p;

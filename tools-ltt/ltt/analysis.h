@@ -76,7 +76,45 @@ struct stats {
 
 /* @pid < 0: no per-syscall times. */
 int stats_init(struct stats *st, const struct ltt_registry *reg, int32_t pid);
-void stats_add(struct stats *st, const struct ltt_item *it);
+/* Count one item: stats_add()'s every case, out of line. */
+void stats_add_item(struct stats *st, const struct ltt_item *it);
+
+/*
+ * Count one item.  The common event (a known CPU and task, not a
+ * scheduling change, no --pid) is counted here, inline in the reading
+ * loop; the rest goes to stats_add_item().
+ */
+static inline void stats_add(struct stats *st, const struct ltt_item *it)
+{
+	const struct stats_cpu *c = &st->cpu[it->cpu < STATS_CPUS ? it->cpu : 0];
+	int id;
+
+	if (it->kind != LTT_ITEM_EVENT || it->cpu >= STATS_CPUS ||
+	    !c->proc || c->proc_pid != it->pid || st->track_pid ||
+	    !st->events) {
+		stats_add_item(st, it);
+		return;
+	}
+	id = it->desc->id;
+	if (id == st->id_sched) {
+		stats_add_item(st, it);
+		return;
+	}
+	st->events++;
+	st->last_ts = it->ts;
+	st->per_event[id]++;
+	st->cpu[it->cpu].last_ts = it->ts;
+	st->procs[c->proc - 1].events++;
+	if (id == st->id_entry) {
+		uint64_t nr = ltt_item_raw(it, st->f_entry_id) - st->syscall_base;
+
+		if (nr < STATS_SYSCALLS)
+			st->syscalls[nr]++;
+		else
+			st->syscalls_other++;
+		st->procs[c->proc - 1].syscalls++;
+	}
+}
 /* Close the CPU-time intervals still open at each CPU's last event. */
 void stats_finish(struct stats *st);
 void stats_free(struct stats *st);

@@ -43,7 +43,7 @@ static const struct ltt_opt export_opts[] = {
 	{ OPT_FORMAT, "format", "FORMAT", "chrome-json (the default): Chrome's trace event format, for Perfetto" },
 	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
 	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR (see ltt(1))" },
-	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
+	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, -seconds from the end, or HH:MM:SS[.ns]" },
 	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
 };
 

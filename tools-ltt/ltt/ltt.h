@@ -118,4 +118,20 @@ char *default_output(const char *dir, const char *ext, const char *fallback);
 int parse_time_bound(const char *s, uint64_t start_ts, int64_t offset,
 		     bool utc, uint64_t *out);
 
+/* --from and --to as given, and what they are in the trace's clock. */
+struct time_window {
+	const char *from_arg, *to_arg;	/* NULL: the start, the end */
+	bool utc;			/* HH:MM:SS is UTC */
+	uint64_t start;			/* the trace's first item */
+	uint64_t from, to;		/* the window, both included */
+};
+
+/*
+ * The window of --from and --to in @t ("-S": S seconds before the end
+ * of the trace), and @t moved to its start: only the packets from there
+ * on are read.  A malformed bound exits 2 with @p's usage.
+ */
+void trace_window(struct ltt_trace *t, const struct opt_parser *p,
+		  struct time_window *w);
+
 #endif /* LTT_LTT_CMD_H */

@@ -3,9 +3,36 @@
  * Fast text output for ltt report (see out.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "out.h"
+
+const char out_pairs[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+const char out_hex_pairs[512] = {
+#define H(x)	"0123456789abcdef"[(x) >> 4], "0123456789abcdef"[(x) & 15]
+#define H4(x)	H(x), H(x + 1), H(x + 2), H(x + 3)
+#define H16(x)	H4(x), H4(x + 4), H4(x + 8), H4(x + 12)
+	H16(0x00), H16(0x10), H16(0x20), H16(0x30), H16(0x40), H16(0x50),
+	H16(0x60), H16(0x70), H16(0x80), H16(0x90), H16(0xa0), H16(0xb0),
+	H16(0xc0), H16(0xd0), H16(0xe0), H16(0xf0),
+#undef H16
+#undef H4
+#undef H
+};
+
+void out_label_set(struct out_label *l, const char *a, const char *b,
+		   const char *c)
+{
+	int n = snprintf(l->text, sizeof(l->text), "%s%s%s", a, b, c);
+
+	l->len = n < 0 ? 0 : n >= (int)sizeof(l->text) ?
+		 sizeof(l->text) - 1 : n;
+}
 
 void out_flush(struct out *o)
 {

@@ -31,7 +31,7 @@ static const struct ltt_opt report_opts[] = {
 	{ 'p', "pid", "PID[,PID]", "only events of these processes" },
 	{ 'c', "cpu", "CPU[,CPU]", "only events of these CPUs" },
 	{ OPT_COMM, "comm", "NAME[,NAME]", "only events of processes of these names" },
-	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
+	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, -seconds from the end, or HH:MM:SS[.ns]" },
 	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
 	{ OPT_UTC, "utc", NULL, "wall-clock time in UTC, not local time" },
 	{ OPT_RAW, "raw-time", NULL, "the trace clock in ns instead of wall-clock time" },
@@ -51,15 +51,16 @@ struct report {
 	char *comms;			/* --comm, a copy cut at the commas */
 	const char *comm[REPORT_PIDS_MAX];
 	unsigned int n_comms;
-	const char *from_arg, *to_arg;
-	uint64_t from, to;
+	struct time_window win;		/* --from, --to, --utc */
 	bool utc;
 	bool raw_time;
 	bool syscalls, json;		/* --syscalls, --json */
 	const char *filter_arg;
 	struct filter *filter;		/* --filter */
 	uint32_t *addr_fields;		/* per event: bits of its addresses */
-	bool started;
+	uint32_t *note_fields;		/* ... of fields that may have notes */
+	/* per event: " name:" and its fields' " field=" */
+	struct out_label (*labels)[1 + LTT_FIELDS_MAX];
 	uint64_t start_ts;
 	int syscall_entry;		/* its id, -1 if none */
 	int syscall_compat, compat_abi;	/* syscall_entry_compat, its abi */
@@ -68,7 +69,7 @@ struct report {
 	struct field_notes *notes;	/* names of trap, signal... numbers */
 	struct out *out;		/* stdout */
 	int64_t clock_secs;		/* report_clock()'s cache */
-	char clock_text[32];
+	struct out_label clock;		/* "HH:MM:SS." of clock_secs */
 };
 
 static bool report_pid_wanted(const struct report *r, int32_t pid)
@@ -111,7 +112,7 @@ static bool report_comm_wanted(const struct report *r, int32_t pid)
 
 static bool report_wanted(const struct report *r, const struct ltt_item *it)
 {
-	if (it->ts < r->from || it->ts > r->to)
+	if (it->ts < r->win.from)
 		return false;
 	if (!report_cpu_wanted(r, it->cpu))
 		return false;
@@ -145,26 +146,6 @@ static void report_parse_comms(struct report *r, const struct opt_parser *p,
 		opt_usage_error(p, "--comm: no name in \"%s\"", arg);
 }
 
-/* The bounds need the trace start: set once the first item is read. */
-static void report_start(struct report *r, const struct ltt_item *first,
-			 const struct opt_parser *p)
-{
-	int64_t offset = ltt_trace_clock_offset(r->trace);
-
-	r->started = true;
-	r->start_ts = first->ts;
-	r->from = 0;
-	r->to = UINT64_MAX;
-	if (r->from_arg && parse_time_bound(r->from_arg, r->start_ts, offset,
-					    r->utc, &r->from))
-		opt_usage_error(p, "--from %s: not seconds or HH:MM:SS[.ns]",
-				r->from_arg);
-	if (r->to_arg && parse_time_bound(r->to_arg, r->start_ts, offset,
-					  r->utc, &r->to))
-		opt_usage_error(p, "--to %s: not seconds or HH:MM:SS[.ns]",
-				r->to_arg);
-}
-
 /* "(name)" after a value: a syscall's name, an fd's file. */
 static void report_note(struct out *o, const char *name)
 {
@@ -195,17 +176,29 @@ static int report_find_fds(struct report *r, const struct ltt_registry *reg)
 			     sizeof(*r->fd_field));
 	r->addr_fields = calloc(reg->n_events ? reg->n_events : 1,
 				sizeof(*r->addr_fields));
-	if (!r->fd_field || !r->addr_fields)
+	r->labels = calloc(reg->n_events ? reg->n_events : 1,
+			   sizeof(*r->labels));
+	r->note_fields = calloc(reg->n_events ? reg->n_events : 1,
+				sizeof(*r->note_fields));
+	if (!r->fd_field || !r->addr_fields || !r->labels || !r->note_fields)
 		return -1;
 	for (id = 0; id < reg->n_events; id++) {
 		const struct ltt_event_desc *d = &reg->events[id];
 		int f = ltt_event_field_index(d, "fd");
 
+		out_label_set(&r->labels[id][0], " ", d->name, ":");
+		for (i = 0; i < d->n_fields && i < LTT_FIELDS_MAX; i++)
+			out_label_set(&r->labels[id][1 + i], " ",
+				      d->fields[i].name, "=");
+
 		r->fd_field[id] = f >= 0 &&
 			d->fields[f].type != LTT_TYPE_STRING ? f : -1;
-		for (i = 0; i < d->n_fields && i < 32; i++)
+		for (i = 0; i < d->n_fields && i < 32; i++) {
 			if (report_is_address(d, &d->fields[i]))
 				r->addr_fields[id] |= 1U << i;
+			if (field_note_may(r->notes, id, i))
+				r->note_fields[id] |= 1U << i;
+		}
 	}
 	return 0;
 }
@@ -231,9 +224,7 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 	for (i = 0; i < d->n_fields; i++) {
 		const struct ltt_field_desc *f = &d->fields[i];
 
-		out_char(o, ' ');
-		out_str(o, f->name);
-		out_char(o, '=');
+		out_label(o, &r->labels[d->id][1 + i]);
 		if (f->type == LTT_TYPE_SIGNED) {
 			out_s64(o, ltt_item_int(it, i));
 		} else if (i < 32 && (r->addr_fields[d->id] >> i & 1)) {
@@ -252,7 +243,7 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 		else if ((int)i == r->fd_field[d->id])
 			report_note(o, ltt_trace_file(r->trace, it->pid,
 						      ltt_item_int(it, i)));
-		else if (r->notes)
+		else if (r->note_fields[d->id] >> i & 1)
 			report_note(o, field_note(r->notes, it, i));
 	}
 }
@@ -267,13 +258,16 @@ static void report_clock(struct report *r, uint64_t ts)
 		frac += 1000000000;
 		secs--;
 	}
-	if (secs != r->clock_secs || !r->clock_text[0]) {
-		format_clock_secs(r->clock_text, sizeof(r->clock_text), secs,
+	if (secs != r->clock_secs || !r->clock.len) {
+		char text[32];
+
+		format_clock_secs(text, sizeof(text), secs,
 				  0, r->utc);
-		r->clock_text[9] = '\0';	/* keep "HH:MM:SS." */
+		text[9] = '\0';	/* keep "HH:MM:SS." */
+		out_label_set(&r->clock, text, "", "");
 		r->clock_secs = secs;
 	}
-	out_str(r->out, r->clock_text);
+	out_label(r->out, &r->clock);
 	out_ns9(r->out, frac);
 }
 
@@ -307,9 +301,7 @@ static void report_item(struct report *r, const struct ltt_item *it)
 	out_s64(o, it->pid);
 	out_char(o, ' ');
 	out_str(o, comm ? comm : "?");
-	out_char(o, ' ');
-	out_str(o, it->desc->name);
-	out_char(o, ':');
+	out_label(o, &r->labels[it->desc->id][0]);
 	report_fields(r, it);
 	out_char(o, '\n');
 }
@@ -336,13 +328,13 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 			report_parse_comms(r, p, p->arg);
 			break;
 		case OPT_FROM:
-			r->from_arg = p->arg;
+			r->win.from_arg = p->arg;
 			break;
 		case OPT_TO:
-			r->to_arg = p->arg;
+			r->win.to_arg = p->arg;
 			break;
 		case OPT_UTC:
-			r->utc = true;
+			r->utc = r->win.utc = true;
 			break;
 		case OPT_RAW:
 			r->raw_time = true;
@@ -370,7 +362,7 @@ int cmd_report(int argc, char **argv)
 		"Print the events of the trace in DIR in time order: wall-clock time,\n"
 		"time since the trace start, CPU, pid and process name, event, fields.",
 		report_opts);
-	struct report r = { .to = UINT64_MAX };
+	struct report r = { 0 };
 	const struct ltt_registry *reg;
 	const struct ltt_item *it;
 	const char *events = NULL;
@@ -404,6 +396,8 @@ int cmd_report(int argc, char **argv)
 			free(r.event_mask);
 			free(r.fd_field);
 			free(r.addr_fields);
+			free(r.labels);
+			free(r.note_fields);
 			free(r.comms);
 			field_notes_free(r.notes);
 			ltt_trace_close(t);
@@ -429,10 +423,12 @@ int cmd_report(int argc, char **argv)
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
+	trace_window(t, &p, &r.win);
+	r.start_ts = r.win.start;
 	/* output that cannot be written ends the report */
 	while (!r.out->failed && ltt_trace_next(t, &it) > 0) {
-		if (!r.started)
-			report_start(&r, it, &p);
+		if (it->ts > r.win.to)
+			break;		/* items come in time order */
 		if (!report_wanted(&r, it) ||
 		    (r.filter && !filter_match(r.filter, t, it)))
 			continue;
@@ -467,6 +463,8 @@ int cmd_report(int argc, char **argv)
 	free(r.out);
 	free(r.fd_field);
 	free(r.addr_fields);
+	free(r.labels);
+	free(r.note_fields);
 	free(r.comms);
 	field_notes_free(r.notes);
 	filter_free(r.filter);

@@ -20,6 +20,9 @@ static const struct ltt_opt stats_opts[] = {
 	{ 'j', "json", NULL, "one JSON object with every row of every table" },
 	{ 'e', "event", "LIST", "count only these events (names, prefix*, ids; !ITEM leaves out)" },
 	{ 256, "filter", "EXPR", "count only events that match EXPR (see ltt(1))" },
+	{ 257, "from", "TIME", "from TIME: seconds from the start, -seconds from the end, or HH:MM:SS[.ns]" },
+	{ 258, "to", "TIME", "up to TIME (included)" },
+	{ 259, "utc", NULL, "--from and --to HH:MM:SS are UTC, not local time" },
 };
 
 /* Sort helpers: by a count, largest first. */
@@ -215,6 +218,7 @@ int cmd_stats(int argc, char **argv)
 	bool json = false;
 	const char *events = NULL, *expr = NULL;
 	struct item_select sel;
+	struct time_window win = { 0 };
 	char err[300];
 	int c;
 
@@ -229,6 +233,12 @@ int cmd_stats(int argc, char **argv)
 			events = p.arg;
 		else if (c == 256)
 			expr = p.arg;
+		else if (c == 257)
+			win.from_arg = p.arg;
+		else if (c == 258)
+			win.to_arg = p.arg;
+		else if (c == 259)
+			win.utc = true;
 	}
 	if (p.ind != argc - 1)
 		opt_usage_error(&p, "one trace directory expected");
@@ -243,9 +253,13 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (ltt_trace_syscalls(t))
 		st->syscall_base = ltt_trace_syscalls(t)->base;
-	while (ltt_trace_next(t, &it) > 0)
-		if (item_selected(&sel, t, it))
+	trace_window(t, &p, &win);
+	while (ltt_trace_next(t, &it) > 0) {
+		if (it->ts > win.to)
+			break;		/* items come in time order */
+		if (it->ts >= win.from && item_selected(&sel, t, it))
 			stats_add(st, it);
+	}
 	stats_finish(st);
 	item_select_free(&sel);
 

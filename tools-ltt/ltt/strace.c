@@ -253,6 +253,12 @@ void field_notes_free(struct field_notes *fn)
 	free(fn);
 }
 
+bool field_note_may(const struct field_notes *fn, unsigned int id,
+		    unsigned int i)
+{
+	return fn && id < fn->n_events && i < LTT_FIELDS_MAX && fn->kind[id][i];
+}
+
 const char *field_note(struct field_notes *fn, const struct ltt_item *it,
 		       unsigned int i)
 {

@@ -47,6 +47,9 @@ struct field_notes;
 
 struct field_notes *field_notes_new(const struct ltt_registry *reg);
 void field_notes_free(struct field_notes *fn);
+/* May field @i of event @id have a note (field_note() not always NULL)? */
+bool field_note_may(const struct field_notes *fn, unsigned int id,
+		    unsigned int i);
 /* The name of field @i of @it's value, or NULL. */
 const char *field_note(struct field_notes *fn, const struct ltt_item *it,
 		       unsigned int i);

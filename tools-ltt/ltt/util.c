@@ -56,6 +56,8 @@ unsigned int print_trace_errors(const char *cmd, const struct ltt_trace *t)
 {
 	unsigned int i, n = ltt_trace_n_errors(t);
 
+	for (i = 0; i < ltt_trace_n_warnings(t); i++)
+		warnx_cmd(cmd, "warning: %s", ltt_trace_warning(t, i));
 	for (i = 0; i < n; i++)
 		warnx_cmd(cmd, "%s (the events before it were read)",
 			  ltt_trace_error(t, i));

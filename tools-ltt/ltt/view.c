@@ -31,7 +31,7 @@ enum {
 
 static const struct ltt_opt view_opts[] = {
 	{ 'o', "output", "FILE", "write the view to FILE (default DIR.html, in the current directory)" },
-	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, or HH:MM:SS[.ns]" },
+	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, -seconds from the end, or HH:MM:SS[.ns]" },
 	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
 	{ OPT_UTC, "utc", NULL, "wall-clock times in UTC, not local time" },
 	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },

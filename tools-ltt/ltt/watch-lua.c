@@ -10,7 +10,10 @@
  *  - each event id has one table, made once and filled again for every
  *    event (no allocation, no garbage): a script keeps what it needs,
  *    not the table;
- *  - `comm` is looked up only when a script reads it (a metatable).
+ *  - the context (`ts`, `cpu`, `tid`, `pid`) is kept in C, per event
+ *    id, and `comm` looked up, only when a script reads them: the
+ *    table's metatable serves them (a field of the same name, a real
+ *    key of the table, wins); the fields are real keys, set per event.
  *
  * Only functions the script defined are callbacks: a custom event called
  * "print" or "type" does not call Lua's built-ins.
@@ -41,6 +44,8 @@ struct watch_cb {
 	int fn;				/* registry ref; LUA_NOREF: none */
 	int table;			/* the event table, filled per event */
 	int keys;			/* its field names, as Lua strings */
+	/* the context of the event the table holds, for l_event_index() */
+	lua_Integer ts, cpu, tid;
 };
 
 /*
@@ -66,7 +71,6 @@ struct watch {
 	struct watch_cb *cb;		/* per event id */
 	unsigned int n_cb;
 	int builtins;			/* ref: the globals before the script ran */
-	int meta;			/* ref: the event tables' metatable */
 	int lost_fn;			/* ref of lost(), or LUA_NOREF */
 	struct held *held;		/* per CPU */
 	unsigned int n_held;
@@ -209,15 +213,34 @@ static int l_clock(lua_State *L)
 	return 1;
 }
 
-/* The metatable's __index: `comm` of the task the event table holds. */
+/*
+ * The metatable's __index for event @id's table (upvalue 2): the context
+ * of the event it holds, and `comm` of its task.
+ */
 static int l_event_index(lua_State *L)
 {
-	const char *key = lua_tostring(L, 2);
+	const struct watch *w = watch_of(L);
+	const struct watch_cb *cb;
+	const char *key;
+	lua_Integer id;
 
-	if (!key || strcmp(key, "comm"))
+	if (lua_type(L, 2) != LUA_TSTRING)
 		return 0;
-	lua_getfield(L, 1, "tid");
-	lua_pushstring(L, comm_of(watch_of(L), lua_tointeger(L, -1)));
+	key = lua_tostring(L, 2);
+	id = lua_tointeger(L, lua_upvalueindex(2));
+	if (id < 0 || (lua_Unsigned)id >= w->n_cb)
+		return 0;
+	cb = &w->cb[id];
+	if (!strcmp(key, "ts"))
+		lua_pushinteger(L, cb->ts);
+	else if (!strcmp(key, "cpu"))
+		lua_pushinteger(L, cb->cpu);
+	else if (!strcmp(key, "tid") || !strcmp(key, "pid"))
+		lua_pushinteger(L, cb->tid);
+	else if (!strcmp(key, "comm"))
+		lua_pushstring(L, comm_of(w, cb->tid));
+	else
+		return 0;
 	return 1;
 }
 
@@ -257,12 +280,6 @@ static int watch_open_lib(struct watch *w)
 	if (lua_pcall(L, 1, 0, 0))
 		return watch_fail(w);
 	lua_setglobal(L, "ltt");
-
-	lua_newtable(L);
-	lua_pushlightuserdata(L, w);
-	lua_pushcclosure(L, l_event_index, 1);
-	lua_setfield(L, -2, "__index");
-	w->meta = luaL_ref(L, LUA_REGISTRYINDEX);
 	return 0;
 }
 
@@ -451,26 +468,24 @@ static void watch_resolve(struct watch *w, const struct ltt_event_desc *d,
 	lua_pushvalue(L, -1);
 	lua_setfield(L, -3, "event");
 	lua_setfield(L, -2, "name");
-	lua_rawgeti(L, LUA_REGISTRYINDEX, w->meta);
+	/* its own metatable: l_event_index() knows the event by it */
+	lua_createtable(L, 0, 1);
+	lua_pushlightuserdata(L, w);
+	lua_pushinteger(L, d->id);
+	lua_pushcclosure(L, l_event_index, 2);
+	lua_setfield(L, -2, "__index");
 	lua_setmetatable(L, -2);
 	cb->table = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
-/* table[key] = @v: the table on top, the key at stack index @key. */
-static inline void watch_set(lua_State *L, int key, lua_Integer v)
-{
-	lua_pushvalue(L, key);
-	lua_pushinteger(L, v);
-	lua_rawset(L, -3);
-}
-
 /*
- * Fill the event's table and call its callback.  The context goes in
- * first and the fields after it, so that a field named like the context
- * (process_signal's pid, a custom event's name) wins; `tid` and `event`
- * keep the running task and the event name.
+ * Fill the event's table and call its callback.  The context is kept
+ * for the metatable to serve and the fields are set in the table, so
+ * that a field named like the context (process_signal's pid, a custom
+ * event's name) wins; `tid` and `event` keep the running task and the
+ * event name.
  */
-static int watch_call_event(struct watch *w, const struct watch_cb *cb,
+static int watch_call_event(struct watch *w, struct watch_cb *cb,
 			    const struct ltt_item *it,
 			    const struct ltt_item *newname)
 {
@@ -480,10 +495,9 @@ static int watch_call_event(struct watch *w, const struct watch_cb *cb,
 
 	lua_rawgeti(L, LUA_REGISTRYINDEX, cb->fn);
 	lua_rawgeti(L, LUA_REGISTRYINDEX, cb->table);
-	watch_set(L, KEY_TS, it->ts);
-	watch_set(L, KEY_CPU, it->cpu);
-	watch_set(L, KEY_TID, it->pid);
-	watch_set(L, KEY_PID, it->pid);
+	cb->ts = it->ts;
+	cb->cpu = it->cpu;
+	cb->tid = it->pid;
 	if (d->n_fields) {
 		lua_rawgeti(L, LUA_REGISTRYINDEX, cb->keys);
 		for (i = 0; i < d->n_fields; i++) {

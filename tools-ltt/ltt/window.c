@@ -1,15 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The window of a trace that ltt view and ltt export draw.
+ * The window of a trace that ltt view and ltt export draw, and the
+ * --from/--to of every reader.
  */
+#include <string.h>
+
 #include "ltt.h"
 #include "window.h"
+
+/* One bound of trace_window(): "-S" counts back from @last. */
+static void window_bound(const struct opt_parser *p, const char *opt,
+			 const char *arg, const struct time_window *w,
+			 uint64_t last, int64_t offset, uint64_t *out)
+{
+	uint64_t ns;
+
+	if (arg[0] == '-' && !strchr(arg, ':') &&
+	    !parse_time_bound(arg + 1, 0, offset, w->utc, &ns)) {
+		*out = last - w->start > ns ? last - ns : w->start;
+		return;
+	}
+	if (parse_time_bound(arg, w->start, offset, w->utc, out))
+		opt_usage_error(p, "%s %s: not seconds, -seconds or HH:MM:SS[.ns]",
+				opt, arg);
+}
+
+void trace_window(struct ltt_trace *t, const struct opt_parser *p,
+		  struct time_window *w)
+{
+	int64_t offset = ltt_trace_clock_offset(t);
+	uint64_t last = 0;
+
+	w->start = 0;
+	w->from = 0;
+	w->to = UINT64_MAX;
+	/* the end only for "-S" */
+	if (!ltt_trace_time_range(t, &w->start,
+				  (w->from_arg && w->from_arg[0] == '-') ||
+				  (w->to_arg && w->to_arg[0] == '-') ? &last : NULL))
+		return;
+	if (w->from_arg)
+		window_bound(p, "--from", w->from_arg, w, last, offset, &w->from);
+	if (w->to_arg)
+		window_bound(p, "--to", w->to_arg, w, last, offset, &w->to);
+	if (w->from > w->start)
+		ltt_trace_seek(t, w->from);
+}
 
 int tl_read_window(struct timeline *tl, struct tl_window *w,
 		   struct ltt_trace *t, const struct opt_parser *p)
 {
 	const struct ltt_item *it;
-	bool started = false;
+	struct time_window tw;
 	char err[300];
 
 	if (item_select_init(&w->sel, ltt_trace_registry(t), w->events,
@@ -17,25 +59,16 @@ int tl_read_window(struct timeline *tl, struct tl_window *w,
 		opt_usage_error(p, "%s", err);
 	if (tl_init(tl, t))
 		return -1;
-	w->to = UINT64_MAX;
+	tw.from_arg = w->from_arg;
+	tw.to_arg = w->to_arg;
+	tw.utc = w->utc;
+	trace_window(t, p, &tw);
+	w->from = tw.from;
+	w->to = tw.to;
 	while (ltt_trace_next(t, &it) > 0) {
-		if (!started) {
-			int64_t offset = ltt_trace_clock_offset(t);
-
-			started = true;
-			if (w->from_arg && parse_time_bound(w->from_arg, it->ts,
-							    offset, w->utc,
-							    &w->from))
-				opt_usage_error(p, "--from %s: not seconds or HH:MM:SS[.ns]",
-						w->from_arg);
-			if (w->to_arg && parse_time_bound(w->to_arg, it->ts,
-							  offset, w->utc,
-							  &w->to))
-				opt_usage_error(p, "--to %s: not seconds or HH:MM:SS[.ns]",
-						w->to_arg);
-		}
-		if (it->ts < w->from || it->ts > w->to ||
-		    !item_selected(&w->sel, t, it))
+		if (it->ts > w->to)
+			break;		/* items come in time order */
+		if (it->ts < w->from || !item_selected(&w->sel, t, it))
 			continue;
 		tl_add(tl, it);
 	}

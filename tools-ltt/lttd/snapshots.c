@@ -152,10 +152,10 @@ fail:
 	return NULL;
 }
 
-/* The bytes of the files of DIR/@name. */
-static uint64_t sn_bytes(const struct snapshots *sn, const char *name)
+/* The bytes of the files of @name in @dir_fd, and of its index/. */
+static uint64_t sn_bytes_at(int dir_fd, const char *name, bool top)
 {
-	int fd = openat(sn->dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct dirent *d;
 	struct stat st;
 	uint64_t sum = 0;
@@ -167,38 +167,63 @@ static uint64_t sn_bytes(const struct snapshots *sn, const char *name)
 			close(fd);
 		return 0;
 	}
-	while ((d = readdir(dp)))
-		if (!fstatat(dirfd(dp), d->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
-		    S_ISREG(st.st_mode))
+	while ((d = readdir(dp))) {
+		if (fstatat(dirfd(dp), d->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if (S_ISREG(st.st_mode))
 			sum += st.st_size;
+		else if (top && S_ISDIR(st.st_mode) && !strcmp(d->d_name, "index"))
+			sum += sn_bytes_at(dirfd(dp), d->d_name, false);
+	}
 	closedir(dp);
 	return sum;
 }
 
-/* Remove DIR/snapshot-@n: its files, then itself. */
-static int sn_remove(const struct snapshots *sn, unsigned int n)
+/* The bytes of the files of DIR/@name (its packet indexes too). */
+static uint64_t sn_bytes(const struct snapshots *sn, const char *name)
 {
-	char name[64];
+	return sn_bytes_at(sn->dir_fd, name, true);
+}
+
+/* Remove @name in @dir_fd: its files (and its index/), then itself. */
+static int sn_remove_at(int dir_fd, const char *name, bool top)
+{
 	struct dirent *d;
 	DIR *dp;
 	int fd, ret = 0;
 
-	snprintf(name, sizeof(name), SNAPSHOT_PREFIX "%u", n);
-	fd = openat(sn->dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	dp = fd < 0 ? NULL : fdopendir(fd);
 	if (!dp) {
 		if (fd >= 0)
 			close(fd);
 		ret = -1;
 	}
-	while (dp && (d = readdir(dp)))
-		if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..") &&
-		    unlinkat(dirfd(dp), d->d_name, 0))
+	while (dp && (d = readdir(dp))) {
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		if (top && !strcmp(d->d_name, "index")) {
+			if (sn_remove_at(dirfd(dp), d->d_name, false))
+				ret = -1;
+		} else if (unlinkat(dirfd(dp), d->d_name, 0)) {
 			ret = -1;
+		}
+	}
 	if (dp)
 		closedir(dp);
-	if (unlinkat(sn->dir_fd, name, AT_REMOVEDIR))
+	if (unlinkat(dir_fd, name, AT_REMOVEDIR))
 		ret = -1;
+	return ret;
+}
+
+/* Remove DIR/snapshot-@n: its files, then itself. */
+static int sn_remove(const struct snapshots *sn, unsigned int n)
+{
+	char name[64];
+	int ret;
+
+	snprintf(name, sizeof(name), SNAPSHOT_PREFIX "%u", n);
+	ret = sn_remove_at(sn->dir_fd, name, true);
 	if (ret)
 		sn_say(sn, "cannot remove %s/%s: %s", sn->o.dir, name,
 		       strerror(errno));

@@ -16,6 +16,14 @@
  * directory; no sanitizer report, no signal; report, stats and watch
  * must agree on whether the trace is damaged.
  *
+ * A fixture with packet indexes (index/channel0_N.idx) has them damaged
+ * too, and a case that damages one (and one case in four of the others)
+ * also runs `LTT report --from -S` (a seek, through the index, to S
+ * seconds before the end).  When only an index was
+ * damaged, that report must print exactly what it prints on the same
+ * trace without its index, with the same status: a damaged index may
+ * cost time, never events.
+ *
  * Case N depends on the seed and N alone: `-c N` runs it again (its
  * trace is kept in -k DIR), and the cases a run makes do not depend on
  * -j.  A failing case's trace is kept in DIR/case-N (default: a
@@ -35,13 +43,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FUZZ_FILES_MAX	8
+#define FUZZ_FILES_MAX	16
 #define FUZZ_FIXTURES_MAX 32
-#define FUZZ_RUNS	3		/* report, stats, watch */
+#define FUZZ_RUNS	5		/* report, stats, watch, two seeks */
+#define FUZZ_COMPARED	3		/* ... of which agree on damage */
 #define PKT_HDR		72		/* struct ltt_packet_header */
 
 struct file {
-	char name[256];
+	char name[300];
 	unsigned char *data;
 	size_t size;
 };
@@ -139,6 +148,25 @@ static void load_fixture(struct fixture *fx, const char *dir)
 		f->data = read_file(path, &f->size);
 	}
 	closedir(d);
+	/* the packet indexes, as "index/channel0_N.idx" */
+	snprintf(path, sizeof(path), "%s/index", dir);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		struct file *f;
+
+		if (strncmp(de->d_name, "channel0_", 9))
+			continue;
+		if (fx->n_files == FUZZ_FILES_MAX) {
+			errno = E2BIG;
+			die("%s: too many files", dir);
+		}
+		f = &fx->files[fx->n_files++];
+		snprintf(f->name, sizeof(f->name), "index/%s", de->d_name);
+		snprintf(path, sizeof(path), "%s/index/%s", dir, de->d_name);
+		f->data = read_file(path, &f->size);
+	}
+	if (d)
+		closedir(d);
 	qsort(fx->files, fx->n_files, sizeof(fx->files[0]), file_cmp);
 }
 
@@ -476,6 +504,73 @@ static void mutate_text(struct mutant *m, uint64_t *s)
 	}
 }
 
+/*
+ * Damage an index (index.c): an integer of its header or of an entry set
+ * to a boundary value or moved a little (times shifted are what a seek
+ * trusts most), or whole entries cut, duplicated or swapped.
+ */
+static void mutate_index(struct mutant *m, uint64_t *s)
+{
+	const size_t hdr = 16, entry = 72;
+	size_t n = m->size > hdr ? (m->size - hdr) / entry : 0, at;
+	uint64_t v;
+
+	if (!n || rnd(s, 8) == 0) {	/* the header */
+		uint32_t w;
+
+		at = 4 * rnd(s, 4);
+		if (at + 4 > m->size)
+			return;
+		w = (uint32_t)boundary_value(s, 0);
+		memcpy(m->data + at, &w, 4);
+		return;
+	}
+	at = hdr + entry * rnd(s, n);
+	switch (rnd(s, 5)) {
+	case 4: {			/* a field of every entry from here moved */
+		unsigned int i, f = 8 * rnd(s, 9);
+		int64_t by = rnd(s, 2) ? rnd(s, 1000000) : -rnd(s, 1000000);
+
+		for (; at + entry <= m->size; at += entry) {
+			v = 0;
+			for (i = 0; i < 8; i++)
+				v = v << 8 | m->data[at + f + i];
+			v += by;
+			for (i = 0; i < 8; i++)
+				m->data[at + f + i] = v >> (56 - 8 * i);
+		}
+		break;
+	}
+	case 0:				/* a field to a boundary value */
+		at += 8 * rnd(s, 9);
+		v = boundary_value(s, 0);
+		memcpy(m->data + at, &v, 8);
+		break;
+	case 1: {			/* a big-endian field moved by a little */
+		unsigned int i;
+
+		at += 8 * rnd(s, 9);
+		v = 0;
+		for (i = 0; i < 8; i++)
+			v = v << 8 | m->data[at + i];
+		v += rnd(s, 2) ? rnd(s, 100000) : -rnd(s, 100000);
+		for (i = 0; i < 8; i++)
+			m->data[at + i] = v >> (56 - 8 * i);
+		break;
+	}
+	case 2:				/* an entry cut */
+		mutant_delete(m, at, entry);
+		break;
+	default: {			/* an entry again, elsewhere */
+		unsigned char copy[72];
+
+		memcpy(copy, m->data + at, entry);
+		mutant_insert(m, hdr + entry * rnd(s, n + 1), copy, entry);
+		break;
+	}
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* One case                                                            */
 
@@ -493,6 +588,11 @@ static void write_file(const char *dir, const char *name, const void *data,
 	char path[8192];
 	int fd;
 
+	if (!strncmp(name, "index/", 6)) {
+		snprintf(path, sizeof(path), "%s/index", dir);
+		if (mkdir(path, 0755) && errno != EEXIST)
+			die("%s", path);
+	}
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
@@ -500,12 +600,23 @@ static void write_file(const char *dir, const char *name, const void *data,
 	close(fd);
 }
 
-/* Empty @dir of the files a case leaves. */
+/* Empty @dir of the files a case leaves (its index/ too). */
 static void clear_dir(const char *dir)
 {
+	char sub[8192];
 	struct dirent *de;
-	DIR *d = opendir(dir);
+	DIR *d;
 
+	snprintf(sub, sizeof(sub), "%s/index", dir);
+	d = opendir(sub);
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	if (d) {
+		closedir(d);
+		rmdir(sub);
+	}
+	d = opendir(dir);
 	if (!d)
 		die("%s", dir);
 	while ((de = readdir(d)))
@@ -514,19 +625,27 @@ static void clear_dir(const char *dir)
 	closedir(d);
 }
 
+enum damaged { DAMAGED_STREAM, DAMAGED_METADATA, DAMAGED_INDEX };
+
+/* How many seconds before the end the seeking runs start. */
+static const char *const seek_from[] = {
+	"-0", "-0.000001", "-0.0001", "-0.001", "-0.01", "-0.1", "-1", "-100",
+};
+
 /*
- * Make case @n's trace in @dir; *@what says what was done.  Returns
- * true when the metadata was damaged.
+ * Make case @n's trace in @dir, and in @noidx the same without its
+ * indexes; *@what says what was done, *@from where the seeks start.
  */
-static bool make_case(const struct fuzz *fz, uint64_t n, const char *dir,
-		      char *what, size_t len)
+static enum damaged make_case(const struct fuzz *fz, uint64_t n,
+			      const char *dir, const char *noidx,
+			      char *what, size_t len, const char **from)
 {
 	uint64_t s = fz->seed * 0x100000001b3ULL ^ (n + 1) * 0x9e3779b97f4a7c15ULL;
 	const struct fixture *fx;
 	const struct file *target;
 	struct mutant m = { 0 };
 	unsigned int i, k, steps;
-	bool text;
+	bool text, index;
 
 	rnd_next(&s);
 	fx = &fz->fx[rnd(&s, fz->n_fx)];
@@ -537,6 +656,8 @@ static bool make_case(const struct fuzz *fz, uint64_t n, const char *dir,
 			if (!strcmp(fx->files[i].name, "metadata"))
 				target = &fx->files[i];
 	text = !strcmp(target->name, "metadata");
+	index = !strncmp(target->name, "index/", 6);
+	*from = seek_from[rnd(&s, sizeof(seek_from) / sizeof(seek_from[0]))];
 	mutant_reserve(&m, target->size + 1);
 	memcpy(m.data, target->data, target->size);
 	m.size = target->size;
@@ -546,6 +667,8 @@ static bool make_case(const struct fuzz *fz, uint64_t n, const char *dir,
 
 		if (text)
 			kind < 6 ? mutate_text(&m, &s) : mutate_bytes(&m, &s, target);
+		else if (index)
+			kind < 4 ? mutate_index(&m, &s) : mutate_bytes(&m, &s, target);
 		else if (kind < 2)
 			mutate_header(&m, &s);
 		else if (kind < 3)
@@ -564,22 +687,30 @@ static bool make_case(const struct fuzz *fz, uint64_t n, const char *dir,
 				   fx->files[i].size);
 	write_file(dir, target->name, m.data, m.size);
 	/* now and then, a stream file more: a copy of the damaged one */
-	if (!text && rnd(&s, 16) == 0)
+	if (!text && !index && rnd(&s, 16) == 0)
 		write_file(dir, "channel0_9", m.data, m.size);
-	snprintf(what, len, "%s/%s, %u mutations", fx->dir, target->name,
-		 steps);
+	clear_dir(noidx);
+	for (i = 0; i < fx->n_files; i++)
+		if (strncmp(fx->files[i].name, "index/", 6))
+			write_file(noidx, fx->files[i].name,
+				   &fx->files[i] == target ? m.data : fx->files[i].data,
+				   &fx->files[i] == target ? m.size : fx->files[i].size);
+	snprintf(what, len, "%s/%s, %u mutations, seeks --from %s", fx->dir,
+		 target->name, steps, *from);
 	free(m.data);
-	return text;
+	return text ? DAMAGED_METADATA : index ? DAMAGED_INDEX : DAMAGED_STREAM;
 }
 
-static void start_run(const struct fuzz *fz, struct run *r, const char *dir,
+/* Start @r, its stdout into @outfile (NULL: nowhere). */
+static void start_run(const struct fuzz *fz, struct run *r, const char *outfile,
 		      const char *errfile)
 {
 	r->pid = fork();
 	if (r->pid < 0)
 		die("%s", "fork");
 	if (!r->pid) {
-		int out = open("/dev/null", O_WRONLY);
+		int out = outfile ? open(outfile, O_WRONLY | O_CREAT | O_TRUNC, 0644) :
+				    open("/dev/null", O_WRONLY);
 		int err = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 		if (out < 0 || err < 0)
@@ -591,7 +722,6 @@ static void start_run(const struct fuzz *fz, struct run *r, const char *dir,
 		execv(fz->ltt, r->argv);
 		_exit(127);
 	}
-	(void)dir;
 }
 
 static void finish_run(struct run *r, const char *errfile)
@@ -645,45 +775,87 @@ static void keep_case(const struct fuzz *fz, uint64_t n, const char *dir)
 			(unsigned long long)n);
 }
 
+/* Are two files the same bytes? */
+static bool same_file(const char *a, const char *b)
+{
+	size_t na, nb;
+	unsigned char *x = read_file(a, &na), *y = read_file(b, &nb);
+	bool same = na == nb && !memcmp(x, y, na);
+
+	free(x);
+	free(y);
+	return same;
+}
+
 /* Run case @n in @dir; returns true when it passed. */
 static bool run_case(const struct fuzz *fz, uint64_t n, const char *dir)
 {
-	char what[8192], why[128], errfile[FUZZ_RUNS][8192];
+	char what[8192], why[256], errfile[FUZZ_RUNS][8192], noidx[8192];
+	char outfile[2][8192];
 	struct run runs[FUZZ_RUNS] = {
 		{ .what = "report", .argv = { "ltt", "report", (char *)dir } },
 		{ .what = "stats", .argv = { "ltt", "stats", "--pid", "101",
 					     (char *)dir } },
 		{ .what = "watch", .argv = { "ltt", "watch", (char *)fz->script,
 					     (char *)dir } },
+		{ .what = "report --from", .argv = { "ltt", "report", "--from",
+						     NULL, (char *)dir } },
+		{ .what = "report --from, no index",
+		  .argv = { "ltt", "report", "--from", NULL, noidx } },
 	};
-	const char *bad = NULL;
-	unsigned int i;
+	const char *bad = NULL, *from;
+	enum damaged damaged;
+	unsigned int i, n_runs;
 	bool ok = true;
 
+	snprintf(noidx, sizeof(noidx), "%s.noidx", dir);
+	if (mkdir(noidx, 0755) && errno != EEXIST)
+		die("mkdir %s", noidx);
+	damaged = make_case(fz, n, dir, noidx, what, sizeof(what), &from);
+	runs[3].argv[3] = runs[4].argv[3] = (char *)from;
 	/*
 	 * Every other case, watch follows the trace, as lttd writes it;
 	 * not a damaged metadata, which it reads again for 2 s (it may be
 	 * half written).
 	 */
-	if (!make_case(fz, n, dir, what, sizeof(what)) && n % 2) {
+	if (damaged != DAMAGED_METADATA && n % 2) {
 		runs[2].what = "watch --follow";
 		memmove(runs[2].argv + 3, runs[2].argv + 2, 3 * sizeof(char *));
 		runs[2].argv[2] = "--follow";
 	}
+	/* the seeks: on every damaged index, on one case in four else */
+	n_runs = damaged == DAMAGED_INDEX || n % 4 == 0 ? FUZZ_RUNS : FUZZ_COMPARED;
 	for (i = 0; i < FUZZ_RUNS; i++) {
 		snprintf(errfile[i], sizeof(errfile[i]), "%s.err%u", dir, i);
-		start_run(fz, &runs[i], dir, errfile[i]);
+		if (i >= FUZZ_COMPARED)
+			snprintf(outfile[i - FUZZ_COMPARED], sizeof(outfile[0]),
+				 "%s.out%u", dir, i);
 	}
-	for (i = 0; i < FUZZ_RUNS; i++)
+	for (i = 0; i < n_runs; i++)
+		start_run(fz, &runs[i], i >= FUZZ_COMPARED ?
+			  outfile[i - FUZZ_COMPARED] : NULL, errfile[i]);
+	for (i = 0; i < n_runs; i++)
 		finish_run(&runs[i], errfile[i]);
-	for (i = 0; i < FUZZ_RUNS; i++) {
-		bad = judge(&runs[i], dir, why, sizeof(why));
-		if (!bad && i && WIFEXITED(runs[i].status) &&
+	for (i = 0; i < n_runs; i++) {
+		bad = judge(&runs[i], i == 4 ? noidx : dir, why, sizeof(why));
+		if (!bad && i && i < FUZZ_COMPARED && WIFEXITED(runs[i].status) &&
 		    WIFEXITED(runs[0].status) &&
 		    WEXITSTATUS(runs[i].status) != WEXITSTATUS(runs[0].status)) {
 			snprintf(why, sizeof(why), "status %d, ltt report's %d",
 				 WEXITSTATUS(runs[i].status),
 				 WEXITSTATUS(runs[0].status));
+			bad = why;
+		}
+		/* a damaged index costs time, never events */
+		if (!bad && i == 3 && damaged == DAMAGED_INDEX &&
+		    WIFEXITED(runs[3].status) && WIFEXITED(runs[4].status) &&
+		    (WEXITSTATUS(runs[3].status) != WEXITSTATUS(runs[4].status) ||
+		     !same_file(outfile[0], outfile[1]))) {
+			snprintf(why, sizeof(why), "with the damaged index: status %d and what it printed, without it: status %d and %s",
+				 WEXITSTATUS(runs[3].status),
+				 WEXITSTATUS(runs[4].status),
+				 same_file(outfile[0], outfile[1]) ?
+				 "the same" : "something else");
 			bad = why;
 		}
 		if (!bad)
@@ -696,7 +868,7 @@ static bool run_case(const struct fuzz *fz, uint64_t n, const char *dir)
 			bad, runs[i].err);
 	}
 	if (fz->verbose)
-		for (i = 0; i < FUZZ_RUNS; i++)
+		for (i = 0; i < n_runs; i++)
 			fprintf(stderr, "case %llu %s: %s %d: %.300s",
 				(unsigned long long)n, runs[i].what,
 				WIFEXITED(runs[i].status) ? "status" : "signal",
@@ -707,10 +879,13 @@ static bool run_case(const struct fuzz *fz, uint64_t n, const char *dir)
 		keep_case(fz, n, dir);
 	for (i = 0; i < FUZZ_RUNS; i++)
 		unlink(errfile[i]);
+	unlink(outfile[0]);
+	unlink(outfile[1]);
+	clear_dir(noidx);
+	rmdir(noidx);
 	return ok;
 }
 
-/* Cases @first, @first + @step, ... below @count; returns the failures. */
 static unsigned int run_cases(const struct fuzz *fz, const char *work,
 			      uint64_t first, uint64_t step, uint64_t count)
 {
@@ -813,9 +988,8 @@ int main(int argc, char **argv)
 				failed++;
 		}
 	}
-	printf("fuzz: %llu cases (ltt report, stats and watch on each: %llu runs) from %u fixtures, seed %llu, in %.1f s: %s\n",
-	       (unsigned long long)count, (unsigned long long)count * FUZZ_RUNS,
-	       fz.n_fx, (unsigned long long)fz.seed, now_s() - start,
+	printf("fuzz: %llu cases (ltt report, stats and watch on each, two seeking reports on a damaged index and one case in four) from %u fixtures, seed %llu, in %.1f s: %s\n",
+	       (unsigned long long)count, fz.n_fx, (unsigned long long)fz.seed, now_s() - start,
 	       failed ? "FAILED" : "no failure");
 	if (failed) {
 		printf("fuzz: the failing traces are in %s (fuzz -c CASE runs one again)\n",

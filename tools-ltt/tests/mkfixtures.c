@@ -9,6 +9,9 @@
  * their file events and errors, page faults inside calls, interrupts and
  * softirqs that wake sleepers, preemptions, sleeps and I/O waits, `ltt
  * log` lines; the same for the same EVENTS.
+ * --index first: every trace with a packet index beside each stream
+ * (index/channel0_N.idx), as lttd writes; --subbuf SIZE (before --big
+ * or --big-mix): packets of SIZE bytes (default 1 MiB).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +21,9 @@
 
 #include "fixtures.h"
 #include "writer.h"
+
+static uint32_t big_subbuf = 1 << 20;	/* --subbuf */
+
 
 /* One CPU's share of the big trace: a task making syscalls, switching. */
 static int big_cpu(struct fx_writer *w, unsigned int cpu, uint64_t events)
@@ -62,7 +68,7 @@ static int make_big(const char *dir, uint64_t events)
 	struct fx_writer w;
 
 	if (fx_registry(&reg) ||
-	    fx_open(&w, dir, &reg, 2, 1 << 20, FX_CLOCK_OFFSET) ||
+	    fx_open(&w, dir, &reg, 2, big_subbuf, FX_CLOCK_OFFSET) ||
 	    big_cpu(&w, 0, events / 2) || big_cpu(&w, 1, events - events / 2))
 		return -1;
 	return fx_close(&w, FX_T0 + 100000000000ULL);
@@ -203,7 +209,7 @@ static int make_mix(const char *dir, uint64_t events)
 	    fx_registry_add_event(&reg, "user_message", &text, 1))
 		return -1;
 	reg.events[reg.n_events - 1].custom = true;
-	if (fx_open(&w, dir, &reg, 2, 1 << 20, FX_CLOCK_OFFSET) ||
+	if (fx_open(&w, dir, &reg, 2, big_subbuf, FX_CLOCK_OFFSET) ||
 	    mix_cpu(&w, 0, events / 2) || mix_cpu(&w, 1, events - events / 2))
 		return -1;
 	return fx_close(&w, FX_T0 + 1000000000000ULL);
@@ -236,12 +242,27 @@ int main(int argc, char **argv)
 	char path[4096];
 	unsigned int i;
 
+	if (argc >= 3 && !strcmp(argv[1], "--index")) {
+		fx_index_all = true;
+		argc--;
+		argv++;
+	}
+	if (argc >= 4 && !strcmp(argv[1], "--subbuf")) {
+		big_subbuf = strtoul(argv[2], NULL, 0);
+		if (big_subbuf < 4096 || big_subbuf > (16 << 20)) {
+			fprintf(stderr, "mkfixtures: --subbuf %s: 4096 to 16M bytes\n",
+				argv[2]);
+			return 2;
+		}
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc == 4 && !strcmp(argv[1], "--big"))
 		return make_big(argv[2], strtoull(argv[3], NULL, 0)) ? 1 : 0;
 	if (argc == 4 && !strcmp(argv[1], "--big-mix"))
 		return make_mix(argv[2], strtoull(argv[3], NULL, 0)) ? 1 : 0;
 	if (argc != 2) {
-		fprintf(stderr, "usage: mkfixtures DIR | mkfixtures --big[-mix] DIR EVENTS\n");
+		fprintf(stderr, "usage: mkfixtures [--index] DIR | mkfixtures [--index] [--subbuf SIZE] --big[-mix] DIR EVENTS\n");
 		return 2;
 	}
 	mkdir(argv[1], 0755);

@@ -59,12 +59,33 @@ fake_lttd() {
 	env FAKE_LTT_LOG="$log" LD_PRELOAD="$fake" "${envs[@]}" timeout 30 "$lttd" "$@"
 }
 
-# the e2e check of every snapshot: babeltrace2 and ltt report agree
+# Does each stream of trace @1 have its packet index, an entry per
+# packet at the packet's offset (babeltrace2, in e2e.sh, reads them too)?
+indexed() {
+	python3 - "$1" <<'EOF'
+import glob, os, struct, sys
+for f in sorted(glob.glob(os.path.join(sys.argv[1], 'channel0_*'))):
+    data = open(f, 'rb').read()
+    offs, at = [], 0
+    while at + 72 <= len(data):
+        offs.append(at)
+        at += struct.unpack_from('=Q', data, at + 32)[0] // 8
+    idx = os.path.join(sys.argv[1], 'index', os.path.basename(f) + '.idx')
+    b = open(idx, 'rb').read() if os.path.exists(idx) else b''
+    ents = [struct.unpack_from('>Q', b, 16 + 72 * i)[0] for i in range((len(b) - 16) // 72)]
+    if b[:4] != b'\xc1\xf1\xdc\xc1' or ents != offs:
+        print('%s: index %s' % (f, 'missing' if not b else 'not its packets'))
+EOF
+}
+
+# the e2e check of every snapshot: babeltrace2 and ltt report agree, and
+# lttd wrote each stream's index
 agree() {
 	local d bad=0
 	for d in "$@"; do
 		"$here/e2e.sh" "$d" "$ltt" >/dev/null 2>"$tmp/e2e.err" || {
 			bad=1; cat "$tmp/e2e.err" >&2; }
+		[[ -z $(indexed "$d" | tee /dev/stderr) ]] || bad=1
 	done
 	echo $bad
 }

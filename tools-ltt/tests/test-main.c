@@ -144,6 +144,8 @@ int main(void)
 		TESTS_ANALYSES,
 		TESTS_STARTUP,
 		TESTS_CONTROL,
+		TESTS_INDEX,
+		TESTS_OUT,
 	};
 
 	/* LTT_TESTS=startup_* runs only the tests whose names match */

@@ -190,6 +190,18 @@ void remove_copy(const char *dir);
 
 void enable_flag_of_an_unknown_fd_is_always_on(void **state);
 void enable_flag_clear_makes_no_call(void **state);
+#define TESTS_INDEX							\
+	cmocka_unit_test(index_lists_every_packet),			\
+	cmocka_unit_test(seek_reads_what_follows),			\
+	cmocka_unit_test(seek_without_index_walks_the_headers),		\
+	cmocka_unit_test(seek_with_a_lying_index_warns_and_loses_nothing), \
+	cmocka_unit_test(time_range_is_the_first_and_last_item),	\
+	cmocka_unit_test(seek_refused_on_a_followed_trace)
+
+#define TESTS_OUT							\
+	cmocka_unit_test(out_formats_numbers_as_printf),		\
+	cmocka_unit_test(out_labels_are_copied_whole)
+
 #define TESTS_CONTROL							\
 	cmocka_unit_test(enable_flag_of_an_unknown_fd_is_always_on),	\
 	cmocka_unit_test(enable_flag_clear_makes_no_call)
@@ -215,6 +227,14 @@ DECLARE(startup_of_a_trace_cut_short);
 DECLARE(startup_of_an_empty_trace);
 DECLARE(startup_buckets_hold_every_stretch);
 DECLARE(startup_exec_names_and_paths);
+DECLARE(out_formats_numbers_as_printf);
+DECLARE(out_labels_are_copied_whole);
+DECLARE(index_lists_every_packet);
+DECLARE(seek_reads_what_follows);
+DECLARE(seek_without_index_walks_the_headers);
+DECLARE(seek_with_a_lying_index_warns_and_loses_nothing);
+DECLARE(time_range_is_the_first_and_last_item);
+DECLARE(seek_refused_on_a_followed_trace);
 DECLARE(reader_reads_every_event);
 DECLARE(reader_registry_matches_the_kernel_layout);
 DECLARE(reader_clock_offset_from_metadata);

@@ -136,10 +136,33 @@ int fx_open(struct fx_writer *w, const char *dir, struct ltt_registry *reg,
 
 		snprintf(path, sizeof(path), "%s/" LTT_STREAM_FMT, dir, i);
 		c->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		c->idx_fd = -1;
 		c->sb = malloc(subbuf_size);
 		if (c->fd < 0 || !c->sb)
 			return -1;
 	}
+	return fx_index_all ? fx_write_index(w, dir) : 0;
+}
+
+bool fx_index_all;
+
+int fx_write_index(struct fx_writer *w, const char *dir)
+{
+	char name[32];
+	unsigned int i;
+	int dir_fd = open(dir, O_RDONLY | O_DIRECTORY);
+
+	if (dir_fd < 0)
+		return -1;
+	for (i = 0; i < w->n_cpus; i++) {
+		snprintf(name, sizeof(name), LTT_STREAM_FMT, i);
+		w->cpu[i].idx_fd = ltt_index_create(dir_fd, name);
+		if (w->cpu[i].idx_fd < 0) {
+			close(dir_fd);
+			return -1;
+		}
+	}
+	close(dir_fd);
 	return 0;
 }
 
@@ -184,6 +207,9 @@ static int fx_close_packet(struct fx_writer *w, unsigned int cpu, uint64_t ts)
 	h.events = c->events;
 	memcpy(c->sb, &h, sizeof(h));
 	c->used = 0;
+	if (c->idx_fd >= 0 && ltt_index_append(c->idx_fd, c->off, &h))
+		return -1;
+	c->off += size;
 	return write(c->fd, c->sb, size) == (ssize_t)size ? 0 : -1;
 }
 
@@ -306,6 +332,8 @@ int fx_close(struct fx_writer *w, uint64_t ts)
 		if (fx_close_packet(w, i, ts))
 			ret = -1;
 		if (close(w->cpu[i].fd))
+			ret = -1;
+		if (w->cpu[i].idx_fd >= 0 && close(w->cpu[i].idx_fd))
 			ret = -1;
 		free(w->cpu[i].sb);
 	}

@@ -24,6 +24,8 @@ struct fx_cpu {
 	uint64_t lost;
 	uint64_t last_ts;		/* the buffer's last record */
 	int32_t pid;			/* the task running */
+	int idx_fd;			/* its packet index, or -1 */
+	uint64_t off;			/* of the next packet in the file */
 };
 
 struct fx_writer {
@@ -55,6 +57,13 @@ int fx_registry_add_event(struct ltt_registry *reg, const char *name,
  */
 int fx_open(struct fx_writer *w, const char *dir, struct ltt_registry *reg,
 	    unsigned int n_cpus, uint32_t subbuf_size, int64_t clock_offset);
+/*
+ * Write a packet index beside each stream (index/channel0_N.idx), as lttd
+ * does; right after fx_open(), before any event.
+ */
+int fx_write_index(struct fx_writer *w, const char *dir);
+/* Every trace fx_open() starts from now on gets its index. */
+extern bool fx_index_all;
 /* The task running on @cpu from now on (until a sched_change). */
 void fx_set_pid(struct fx_writer *w, unsigned int cpu, int32_t pid);
 /*

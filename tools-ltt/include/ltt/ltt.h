@@ -384,6 +384,31 @@ unsigned int ltt_trace_n_errors(const struct ltt_trace *t);
 const char *ltt_trace_error(const struct ltt_trace *t, unsigned int i);
 
 /*
+ * Go to time @ts (trace clock): the next items are those at or after it.
+ * Only the packets from there on are read (found with the stream's
+ * packet index, DIR/index/STREAM.idx, or by walking the packet headers
+ * when it is missing or damaged), and the state dump at the start of
+ * the trace, for names: names told between the dump and @ts are not
+ * known.  Lost events before @ts are not told.  0, or -1 (a followed
+ * trace).  LTT_1.5.
+ */
+int ltt_trace_seek(struct ltt_trace *t, uint64_t ts);
+/*
+ * The time of the trace's first item and of its last (its last packets
+ * decoded, found with the packet index or headers; @last may be NULL):
+ * 1, or 0 for a trace with no item.  LTT_1.5.
+ */
+int ltt_trace_time_range(struct ltt_trace *t, uint64_t *first,
+			 uint64_t *last);
+/*
+ * Warnings: what was not as it should be but lost nothing ("DIR/index/
+ * channel0_0.idx: ...: index ignored, ..."), printed, not failed on.
+ * LTT_1.5.
+ */
+unsigned int ltt_trace_n_warnings(const struct ltt_trace *t);
+const char *ltt_trace_warning(const struct ltt_trace *t, unsigned int i);
+
+/*
  * The name of process @pid as the items before the current one told it
  * (state dump, exec, fork), or NULL ("<idle>" for pid 0).  After the
  * last item: as the whole trace told it.
