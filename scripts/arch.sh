@@ -175,7 +175,6 @@ boot() {
 	local cmd=(${QEMU[$A]} -smp "${SMP[$A]}" -no-reboot
 		-kernel "$AOBJ/${IMAGE[$A]}" -initrd "$ADIR/initramfs.cpio.gz"
 		-append "$append")
-
 	local timeout=${LTT_BOOT_TIMEOUT:-${RUN_TIMEOUT[$A]:-2400}}
 
 	if [[ -n ${LTT_ARCH_TESTS:-} ]]; then
