@@ -140,13 +140,14 @@ build_rootfs() {
 			-I "$LTT_ROOT/selftests" -o "$ADIR/$name.o" \
 			"$LTT_ROOT/selftests/$name.c" 2>>"$ADIR/selftests.log" ||
 			die "$A: selftests/$name.c does not build (see $ADIR/selftests.log)"
-		"$cc" -static -pthread -o "$rootfs/ltt/$name" "$ADIR/$name.o"
+		# Stripped: r2d has 64 MiB, and the initramfs stays in it.
+		"$cc" -static -s -pthread -o "$rootfs/ltt/$name" "$ADIR/$name.o"
 		rm -f "$ADIR/$name.o"
 		echo "$name" >>"$rootfs/ltt/tests"
 	done
 	cp "$LTT_ROOT/selftests/settings" "$rootfs/ltt/settings"
 	find "$AOBJ/samples/ltt" -name '*.ko' -exec install -m 644 {} "$rootfs/ltt/" \; 2>/dev/null || true
-	"$cc" -static -O2 -Wall -o "$rootfs/init" "$LTT_ROOT/scripts/arch-init.c"
+	"$cc" -static -s -O2 -Wall -o "$rootfs/init" "$LTT_ROOT/scripts/arch-init.c"
 	ln -s ../init "$rootfs/bin/true"
 	# lttd, as tools-ltt/Makefile builds it, against this arch's headers
 	# (its syscall numbers) first.
@@ -154,7 +155,7 @@ build_rootfs() {
 	mkdir -p "$inc/linux"
 	cp "$LTT_ROOT/include-linux/uapi/ltt.h" "$inc/linux/ltt.h"
 	cp "$LTT_ROOT/include-linux/ltt-events.h" "$inc/ltt-events.h"
-	"$cc" -static -O2 -std=gnu11 -D_GNU_SOURCE -I "$hdr/include" \
+	"$cc" -static -s -O2 -std=gnu11 -D_GNU_SOURCE -I "$hdr/include" \
 		-I "$t/include" -I "$inc" -o "$rootfs/usr/bin/lttd" \
 		"$t"/lib/*.c "$t"/lttd/*.c "$t/ltt/options.c"
 	printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' \

@@ -15,13 +15,14 @@
 /* The vectors a fault on a fresh anonymous page may enter with, by uname -m. */
 static const struct {
 	const char *machine;	/* a prefix */
-	long vectors[6];	/* 0 ends the list */
+	long vectors[8];	/* 0 ends the list */
 } fault_vectors[] = {
 	{ "x86_64", { 14 } },			/* #PF */
 	{ "i", { 14 } },			/* i386 ... i686 */
 	{ "ppc", { 0x300, 0x400 } },		/* data, instruction storage */
 	{ "sh", { 0x040, 0x060, 0x080 } },	/* TLB miss read, write, initial write */
-	{ "s390", { 0x04, 0x10, 0x11 } },	/* protection, segment, page translation */
+	/* protection; segment, page, region 1st, 2nd, 3rd translation */
+	{ "s390", { 0x04, 0x10, 0x11, 0x39, 0x3a, 0x3b } },
 	{ "mips", { 1, 2, 3 } },		/* TLB modified, load, store */
 	/* arm: access flag, translation, permission (section and page) */
 	{ "arm", { 0x03, 0x06, 0x05, 0x07, 0x0d, 0x0f } },
@@ -225,7 +226,7 @@ TEST_F(arch, llseek_exit_reads_its_result_pointer_not_the_mips_a3_error_flag)
 	ASSERT_EQ((size_t)2, n) TH_LOG("fs_seek records of two _llseek calls");
 	EXPECT_EQ(fd, FIELD(seek[0], "fd"));
 	EXPECT_EQ(12345, FIELD(seek[0], "offset"))
-		TH_LOG("the offset stored through the fourth argument (-EFAULT: a3's error flag read for it)");
+		TH_LOG("stored through the 4th argument (-EFAULT: a3's flag read)");
 	EXPECT_EQ(-EINVAL, FIELD(seek[1], "offset"));
 	ltt_trace_free(&t);
 }
