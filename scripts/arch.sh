@@ -198,6 +198,12 @@ boot() {
 			sleep 3
 			break
 		fi
+		# Nor does every machine reset on a panic (panic=-1).
+		if grep -aq 'Kernel panic - not syncing' "$LOG"; then
+			log "$A: the kernel panicked"
+			sleep 5
+			break
+		fi
 		if ((SECONDS - start > timeout)); then
 			log "$A: QEMU killed after ${timeout}s (LTT_BOOT_TIMEOUT)"
 			break
