@@ -14,6 +14,10 @@
  * Kernel command line:
  *   ltt.run=NAME,NAME   run only these tests, in this order
  *   ltt.timeout=SECS    per-test timeout (default: /ltt/settings, else 45)
+ *   ltt.timeouts=NAME:SECS,...
+ *                       the timeout of these tests (NAME: ltt_NAME_test
+ *                       or the whole name), over ltt.timeout: a slow
+ *                       guest's own (scripts/arch.sh's TEST_TIMEOUTS)
  *   ltt.trace=0         no recording
  */
 #include <dirent.h>
@@ -134,6 +138,27 @@ static int run(char *const argv[], const char *dir, int timeout)
 
 static int pass, fail, skip;
 
+/* The timeout of test @name: its entry in ltt.timeouts=, else @dflt. */
+static int test_timeout(const char *name, int dflt)
+{
+	char list[1024], full[128];
+	char *item, *save, *colon;
+
+	if (!cmdline_arg("timeouts", list, sizeof(list)))
+		return dflt;
+	for (item = strtok_r(list, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		colon = strchr(item, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		snprintf(full, sizeof(full), "ltt_%s_test", item);
+		if (!strcmp(item, name) || !strcmp(full, name))
+			return atoi(colon + 1);
+	}
+	return dflt;
+}
+
 static void run_test(int num, const char *name, int timeout)
 {
 	char path[256];
@@ -141,7 +166,8 @@ static void run_test(int num, const char *name, int timeout)
 	double start = now();
 	int rc, secs;
 
-	printf("# running %s\n", name);
+	timeout = test_timeout(name, timeout);
+	printf("# running %s (timeout %ds)\n", name, timeout);
 	fflush(stdout);
 	snprintf(path, sizeof(path), "/ltt/%s", name);
 	if (access(path, X_OK)) {

@@ -15,13 +15,14 @@
 /* The vectors a fault on a fresh anonymous page may enter with, by uname -m. */
 static const struct {
 	const char *machine;	/* a prefix */
-	long vectors[6];	/* 0 ends the list */
+	long vectors[8];	/* 0 ends the list */
 } fault_vectors[] = {
 	{ "x86_64", { 14 } },			/* #PF */
 	{ "i", { 14 } },			/* i386 ... i686 */
 	{ "ppc", { 0x300, 0x400 } },		/* data, instruction storage */
 	{ "sh", { 0x040, 0x060, 0x080 } },	/* TLB miss read, write, initial write */
-	{ "s390", { 0x04, 0x10, 0x11 } },	/* protection, segment, page translation */
+	/* protection; segment, page, region 1st, 2nd, 3rd translation */
+	{ "s390", { 0x04, 0x10, 0x11, 0x39, 0x3a, 0x3b } },
 	{ "mips", { 1, 2, 3 } },		/* TLB modified, load, store */
 	/* arm: access flag, translation, permission (section and page) */
 	{ "arm", { 0x03, 0x06, 0x05, 0x07, 0x0d, 0x0f } },
@@ -173,6 +174,60 @@ TEST_F(arch, failed_syscall_exit_has_minus_errno)
 					 __NR_close, rets, 4))
 		TH_LOG("%s", ltt_err);
 	EXPECT_EQ(-EBADF, rets[0]) TH_LOG("close(-1)");
+	ltt_trace_free(&t);
+}
+
+/*
+ * The 32-bit _llseek(fd, high, low, result, whence) returns 0 and stores
+ * the offset through its fourth argument, which fs_seek reads at the
+ * call's exit.  MIPS's a3, that argument's register, holds the error
+ * flag by then (0 on success), and the probe must take the argument from
+ * where the entry code saved it: a flag read for the pointer gives
+ * -EFAULT (NULL), not the offset.  A failed call has -errno, with a3
+ * set.
+ */
+TEST_F(arch, llseek_exit_reads_its_result_pointer_not_the_mips_a3_error_flag)
+{
+	const struct ltt_registry *reg = &self->s.reg;
+	struct ltt_trace t = { 0 };
+	const struct ltt_event *seek[2];
+	__s64 rets[4];
+	long nr = -1;
+	__u64 result = 0;
+	size_t i, n = 0;
+	int fd;
+
+#if defined(__NR__llseek)
+	nr = __NR__llseek;
+#elif defined(__NR_llseek)
+	nr = __NR_llseek;
+#endif
+	if (nr < 0)
+		SKIP(return, "no _llseek(2) here (64-bit)");
+	fd = open("/tmp/ltt_arch_llseek", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, fd);
+	unlink("/tmp/ltt_arch_llseek");
+	FILTER_SELF();
+	FILTER_EVENTS("syscall_entry", "syscall_exit", "fs_seek");
+	START();
+	ASSERT_EQ(0, syscall(nr, fd, 0UL, 12345UL, &result, SEEK_SET));
+	ASSERT_EQ(-1, syscall(nr, fd, 0UL, 0UL, &result, 99));
+	STOP_AND_READ(&t);
+	close(fd);
+	ASSERT_EQ(12345, result);
+
+	ASSERT_EQ(2, ltt_syscall_returns(reg, &t, self->cpu, nr, rets, 4))
+		TH_LOG("_llseek (%ld): %s", nr, ltt_err);
+	EXPECT_EQ(0, rets[0]);
+	EXPECT_EQ(-EINVAL, rets[1]) TH_LOG("whence 99: -EINVAL, with a3 set");
+	for (i = 0; i < t.n && n < 2; i++)
+		if (IS(&t.ev[i], "fs_seek"))
+			seek[n++] = &t.ev[i];
+	ASSERT_EQ((size_t)2, n) TH_LOG("fs_seek records of two _llseek calls");
+	EXPECT_EQ(fd, FIELD(seek[0], "fd"));
+	EXPECT_EQ(12345, FIELD(seek[0], "offset"))
+		TH_LOG("stored through the 4th argument (-EFAULT: a3's flag read)");
+	EXPECT_EQ(-EINVAL, FIELD(seek[1], "offset"));
 	ltt_trace_free(&t);
 }
 

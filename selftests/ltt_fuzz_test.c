@@ -1047,7 +1047,12 @@ static int fz_expect(struct fz *z, unsigned int cmd, size_t size,
 			return -EPERM;
 		memcpy(w, b + offsetof(struct ltt_event_create, n_fields),
 		       sizeof(w));
-		return w[1] || w[0] > LTT_FIELDS_MAX ? -EINVAL : 0;
+		/*
+		 * flags: LTT_EVENT_CREATE_ENABLE_FLAG alone is valid, and
+		 * its flag word may give -EFAULT or -EINVAL.
+		 */
+		return (w[1] & ~LTT_EVENT_CREATE_ENABLE_FLAG) ||
+		       w[0] > LTT_FIELDS_MAX ? -EINVAL : 0;
 	case LTT_CMD_EVENT_INFO:
 		return w[0] >= LTT_EVENTS_MAX ? -ENOENT : 0;
 	case LTT_CMD_BOOT:
