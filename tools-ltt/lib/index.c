@@ -96,23 +96,6 @@ int ltt_index_append(int fd, uint64_t offset,
 	return ltt_write_all(fd, &e, sizeof(e));
 }
 
-/* The stream's packet header at @off, as the host reads it. */
-static void index_header(const struct stream *s, uint64_t off,
-			 struct ltt_packet_header *h)
-{
-	memcpy(h, s->map + off, PKT_HDR);
-	if (!s->swap)
-		return;
-	h->magic = __builtin_bswap32(h->magic);
-	h->timestamp_begin = __builtin_bswap64(h->timestamp_begin);
-	h->timestamp_end = __builtin_bswap64(h->timestamp_end);
-	h->content_size = __builtin_bswap64(h->content_size);
-	h->packet_size = __builtin_bswap64(h->packet_size);
-	h->packet_seq_num = __builtin_bswap64(h->packet_seq_num);
-	h->events_discarded = __builtin_bswap64(h->events_discarded);
-	h->cpu_id = __builtin_bswap32(h->cpu_id);
-}
-
 /* Room for one more entry in s->pkts. */
 static int index_room(struct stream *s)
 {
@@ -165,7 +148,7 @@ static void index_scan(struct stream *s)
 		struct ltt_packet_header h;
 		struct pkt_entry e;
 
-		index_header(s, off, &h);
+		stream_header_at(s, off, &h);
 		if (h.magic != LTT_PACKET_MAGIC || h.packet_size % 8)
 			return;
 		e.off = off;
@@ -320,7 +303,7 @@ static bool index_entry_ok(const struct stream *s, size_t i)
 
 	if (e->off + PKT_HDR > s->size)
 		return false;
-	index_header(s, e->off, &h);
+	stream_header_at(s, e->off, &h);
 	return h.magic == LTT_PACKET_MAGIC && h.packet_size / 8 == e->packet_bytes &&
 	       h.timestamp_begin == e->ts_begin &&
 	       h.timestamp_end == e->ts_end && h.packet_seq_num == e->seq &&

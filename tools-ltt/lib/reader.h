@@ -148,6 +148,9 @@ struct ltt_trace {
 void stream_open(struct ltt_trace *t, struct stream *s, const char *path,
 		 const char *file);
 void stream_close(struct stream *s);
+/* The packet header at @off, as the host reads it. */
+void stream_header_at(const struct stream *s, uint64_t off,
+		      struct ltt_packet_header *h);
 /*
  * Decode the next item into s->item, or set s->done; following a trace,
  * set s->waiting instead when the next packet is not whole in the file

@@ -48,11 +48,11 @@ static int stream_map(struct stream *s, int fd, size_t size)
 static void __printf(3, 4) stream_fail(struct stream *s, uint64_t off,
 					const char *fmt, ...);
 
-/* A packet header as the host reads it: swapped for a foreign trace. */
-static void stream_read_header(const struct stream *s,
-			       struct ltt_packet_header *h)
+/* The packet header at @off as the host reads it, swapped when foreign. */
+void stream_header_at(const struct stream *s, uint64_t off,
+		      struct ltt_packet_header *h)
 {
-	memcpy(h, s->map + s->pos, PKT_HDR);
+	memcpy(h, s->map + off, PKT_HDR);
 	if (!s->swap)
 		return;
 	h->magic = __builtin_bswap32(h->magic);
@@ -257,7 +257,7 @@ static int stream_open_packet(struct stream *s)
 			    (unsigned long long)left, PKT_HDR);
 		return -1;
 	}
-	stream_read_header(s, &h);
+	stream_header_at(s, s->pos, &h);
 	if (stream_check_header(s, &h))
 		return -1;
 
@@ -497,7 +497,7 @@ static bool stream_packet_whole(const struct stream *s)
 
 	if (left < PKT_HDR)
 		return false;
-	stream_read_header(s, &h);
+	stream_header_at(s, s->pos, &h);
 	return h.packet_size / 8 <= left;
 }
 
