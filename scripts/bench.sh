@@ -61,11 +61,68 @@ build_guest_program() {
 		-o "$OUT/root/usr/bin/ltt-bench" "$LTT_ROOT/scripts/bench/ltt-bench.c"
 }
 
+# Copy file $1 (followed if a link) to the same path under $2.
+copy_into() {
+	install -D -m "$(stat -L -c %a "$1")" "$1" "$2$1"
+}
+
+# The compile case's tree: Debian's tcc, the shared libraries it runs on,
+# the C files of tools-ltt that tcc compiles (not those that need
+# <stdatomic.h> or __int128, which it lacks), and every file tcc opened
+# compiling them on the host (strace: tcc -MD leaves out the system
+# headers), at the same paths in the guest.  Tried once under chroot, so
+# that a file missing is found here.
+build_compile_tree() {
+	local root=$OUT/root dir=/usr/src/ltt-bench-cc tmp f ok=0 path
+	local -a cflags=(-std=c11 -D_GNU_SOURCE -Iinclude -Ilib -Ikernel/uapi
+		-I/usr/include/lua5.4)
+
+	command -v tcc >/dev/null && command -v strace >/dev/null ||
+		die "no tcc or strace: run scripts/deps.sh bench"
+	rm -rf "$root$dir" "$root/usr/include" "$root/usr/lib/x86_64-linux-gnu/tcc"
+	tmp=$(mktemp -d)
+	mkdir -p "$root$dir"
+	copy_into /usr/bin/tcc "$root"
+	# The dynamic loader too, which no open() shows.
+	for path in $(ldd /usr/bin/tcc | grep -o '/[^ ]*'); do
+		copy_into "$path" "$root"
+	done
+	: >"$root$dir/FILES"
+	for f in $(cd "$LTT_ROOT/tools-ltt" && ls lib/*.c lttd/*.c ltt/*.c); do
+		(cd "$LTT_ROOT/tools-ltt" &&
+			strace -f -qq -e trace=open,openat -e status=successful \
+				-o "$tmp/opened" tcc "${cflags[@]}" -c "$f" -o "$tmp/o") \
+			2>/dev/null || continue
+		echo "$f" >>"$root$dir/FILES"
+		ok=$((ok + 1))
+		for path in $(grep -o '"[^"]*"' "$tmp/opened" | tr -d '"' | sort -u); do
+			case $path in
+			"$tmp"/* | /etc/* | /proc/* | /dev/*) ;;
+			/*) [[ -e $root$path ]] || copy_into "$path" "$root" ;;
+			*) install -D -m 644 "$LTT_ROOT/tools-ltt/$path" "$root$dir/$path" ;;
+			esac
+		done
+	done
+	rm -rf "$tmp"
+	((ok >= 40)) || die "tcc compiles only $ok of tools-ltt's C files"
+	if [[ $(id -u) == 0 ]]; then
+		chroot "$root" /usr/bin/tcc -std=c11 -D_GNU_SOURCE \
+			-I$dir/include -I$dir/lib -I$dir/kernel/uapi \
+			-c "$dir/$(head -1 "$root$dir/FILES")" -o "$dir/check.o" ||
+			die "tcc does not run in the guest's tree ($root)"
+		rm "$root$dir/check.o"
+	fi
+	log "compile case: tcc, $ok files, $(du -sh "$root$dir" | cut -f1) of sources" \
+		"($(cd "$root$dir" && xargs cat <FILES | wc -l) lines) and" \
+		"$(du -sh "$root/usr/include" | cut -f1) of headers"
+}
+
 build() {
 	local flavour
 
 	make -C "$LTT_ROOT/tools-ltt" -s static
 	build_guest_program
+	build_compile_tree
 	for flavour in bench noltt; do
 		LTT_FLAVOUR=$flavour "$LTT_ROOT/scripts/kernel.sh"
 		LTT_FLAVOUR=$flavour LTT_INITRAMFS_EXTRA=$OUT/root \
@@ -136,7 +193,7 @@ monitor() {
 boot() {
 	local flavour=$1 mode=$2 clock=$3 n=$4 console=$OUT/boot-$1-$3-$4.log
 	local fifo=$OUT/console tag="boot=$4 kernel=$1 clock=$3" pid status qemu mark
-	local disabled=$DISABLED cases=flood,mixed,uevent
+	local disabled=$DISABLED cases=flood,mixed,uevent,compile,sustain
 
 	log "boot $n of the $flavour kernel ($mode, clock $clock)"
 	if [[ $clock == icount ]]; then

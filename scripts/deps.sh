@@ -10,7 +10,8 @@
 # packages and their test, with tools), kernel (build the traced kernel
 # and its Debian packages), guest (boot it under QEMU), cross (the build
 # matrix's cross compilers), arch (make check-arch: cross libcs and
-# the QEMU of every architecture).
+# the QEMU of every architecture), view (a browser), bench (make bench's
+# compiler).
 
 source "$(dirname "$0")/lib.sh"
 
@@ -38,6 +39,9 @@ declare -A GROUP=(
 		qemu-system-misc"
 	# ltt view's test (make view-test): a real browser
 	[view]="chromium"
+	# make bench's compile case: a compiler for the guest, and strace to
+	# find the headers it opens
+	[bench]="tcc strace"
 )
 # A group needs these too.
 declare -A NEEDS=([deb]=tools)
@@ -46,7 +50,7 @@ declare -A NEEDS=([deb]=tools)
 group_packages() {
 	local g
 
-	(($#)) || set -- tools deb kernel guest cross arch view
+	(($#)) || set -- tools deb kernel guest cross arch view bench
 	for g in "$@"; do
 		[[ -v GROUP[$g] ]] || die "no package group $g (${!GROUP[*]})"
 		printf '%s\n' ${GROUP[$g]}

@@ -4,6 +4,11 @@
  * the guest by scripts/guest/bench.sh.  Static; needs no LTT header.
  *
  *   ltt-bench flood N            N getppid() calls on CPU 0
+ *   ltt-bench flood-all N        N getppid() calls on every online CPU at
+ *                                once, a child pinned to each
+ *   ltt-bench compile DIR PASSES a compiler at work, as make -j1 runs it:
+ *                                PASSES times, `tcc -c` of each file that
+ *                                DIR/FILES names, in DIR, one process each
  *   ltt-bench mixed N WORK       N make-like jobs on CPU 0 (see mixed())
  *   ltt-bench cc WORK IN OUT     one "compiler": the child of a mixed job
  *   ltt-bench ftrace-read CPU OUT
@@ -17,7 +22,7 @@
  *                                logs, and hold it until SIGTERM (so that
  *                                lttd -e finds it)
  *
- * flood, mixed and uevent print "ns=" (CLOCK_MONOTONIC, the workload only).  With
+ * flood, flood-all, mixed, compile and uevent print "ns=" (CLOCK_MONOTONIC, the workload only).  With
  * LTT_BENCH_MARK=MS in the environment they also write "BENCH-MARK start"
  * and "BENCH-MARK end" to /dev/console around the workload, the machine
  * idle for MS ms after each, and MS ms between the workload's end and the
@@ -178,6 +183,118 @@ static int flood(unsigned long n)
 	t1 = now_ns();
 	mark("end");
 	printf("ns=%llu\n", (unsigned long long)(t1 - t0));
+	return 0;
+}
+
+/* The flood on every online CPU at once: what lttd keeps up with. */
+static int flood_all(unsigned long n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t t0, t1;
+	long c;
+	int st, failed = 0;
+
+	if (cpus < 1)
+		die("sysconf(_SC_NPROCESSORS_ONLN)");
+	mark("start");
+	t0 = now_ns();
+	for (c = 0; c < cpus; c++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (!pid) {
+			unsigned long i;
+
+			pin_cpu(c);
+			for (i = 0; i < n; i++)
+				syscall(SYS_getppid);
+			_exit(0);
+		}
+	}
+	for (c = 0; c < cpus; c++)
+		if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+			failed = 1;
+	t1 = now_ns();
+	mark("end");
+	if (failed) {
+		errno = 0;
+		die("flood-all: a flooding child failed");
+	}
+	printf("ns=%llu\ncpus=%ld\n", (unsigned long long)(t1 - t0), cpus);
+	return 0;
+}
+
+#define COMPILE_OUT "/tmp/ltt-bench-compile"
+#define COMPILE_MAX 256
+
+/*
+ * The compile-like workload: Debian's tcc compiling C files (tools-ltt's
+ * own, with the headers they include, copied into the initramfs by
+ * scripts/bench.sh), one process per file as make -j1 runs them, on CPU 0.
+ * Each pass compiles every file of DIR/FILES to COMPILE_OUT and removes
+ * the objects.
+ */
+static int compile(const char *dir, unsigned long passes)
+{
+	static char names[COMPILE_MAX][128];
+	char list[256], obj[64];
+	unsigned long p;
+	uint64_t t0, t1;
+	int n = 0, i, st;
+	FILE *f;
+
+	pin_cpu(0);
+	snprintf(list, sizeof(list), "%s/FILES", dir);
+	f = fopen(list, "re");
+	if (!f)
+		die("%s", list);
+	while (n < COMPILE_MAX && fgets(names[n], sizeof(names[n]), f)) {
+		names[n][strcspn(names[n], "\n")] = 0;
+		if (names[n][0])
+			n++;
+	}
+	fclose(f);
+	if (!n) {
+		errno = 0;
+		die("%s names no file", list);
+	}
+	if (chdir(dir))
+		die("chdir %s", dir);
+	if (mkdir(COMPILE_OUT, 0755) && errno != EEXIST)
+		die("mkdir " COMPILE_OUT);
+	mark("start");
+	t0 = now_ns();
+	for (p = 0; p < passes; p++) {
+		for (i = 0; i < n; i++) {
+			pid_t pid;
+
+			snprintf(obj, sizeof(obj), COMPILE_OUT "/%d.o", i);
+			pid = fork();
+			if (pid < 0)
+				die("fork");
+			if (!pid) {
+				execl("/usr/bin/tcc", "tcc", "-std=c11", "-w",
+				      "-D_GNU_SOURCE", "-Iinclude", "-Ilib",
+				      "-Ikernel/uapi", "-I/usr/include/lua5.4",
+				      "-c", names[i], "-o", obj, (char *)NULL);
+				_exit(127);
+			}
+			if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+			    WEXITSTATUS(st)) {
+				errno = 0;
+				die("tcc -c %s/%s failed", dir, names[i]);
+			}
+		}
+		for (i = 0; i < n; i++) {
+			snprintf(obj, sizeof(obj), COMPILE_OUT "/%d.o", i);
+			unlink(obj);
+		}
+	}
+	t1 = now_ns();
+	mark("end");
+	rmdir(COMPILE_OUT);
+	printf("ns=%llu\nfiles=%d\n", (unsigned long long)(t1 - t0), n);
 	return 0;
 }
 
@@ -625,7 +742,8 @@ static int uevent(const char *how, unsigned long n)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ltt-bench flood N | mixed N WORK | cc WORK IN OUT |\n"
+		"usage: ltt-bench flood N | flood-all N | mixed N WORK |\n"
+		"       compile DIR PASSES | cc WORK IN OUT |\n"
 		"       uevent empty|ltt|marker|user_events N | uevent-hold |\n"
 		"       ftrace-read CPU OUT\n");
 	exit(2);
@@ -640,6 +758,10 @@ int main(int argc, char **argv)
 		mark_ms = number(m);
 	if (argc == 3 && !strcmp(argv[1], "flood"))
 		return flood(number(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "flood-all"))
+		return flood_all(number(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "compile"))
+		return compile(argv[2], number(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "mixed"))
 		return mixed(number(argv[2]), number(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "cc"))

@@ -270,7 +270,60 @@ def figures(rows, t, unit, full=True):
                   *(("0", lambda m: m == 0) if v.startswith("ltt") else ()))
            for v in VARIANTS]
     figs.append(("Trace size and loss: mixed workload, default buffers", sz))
+    figs += compile_figures(rows, t, over)
+    figs += sustain_figures(rows, t)
     return figs
+
+
+def compile_figures(rows, t, over):
+    """The compile case: a real compiler's overhead, beside LTT 2004's."""
+    cc = by_round(rows, "compile")
+    if not cc:
+        return []
+    fl = [Figure("untraced run (tcc, every file once)",
+                 [r["untraced"][t] / 1e9 for r in cc], "G insns", 3)]
+    fl += [Figure(f"{who} events per G insns of the untraced run",
+                  [r[v]["events"] / (r["untraced"][t] / 1e9) for r in cc], "", 0)
+           for who, v in (("LTT", "ltt-tmpfs"), ("ftrace", "ftrace-tmpfs"))]
+    fl += [Figure(f"overhead: {VARIANTS[v]}", [over(r, v) for r in cc], "%", 2,
+                  *(("≤ 2.01 % (LTT 2004)", lambda m: m <= 2.01)
+                    if v == "ltt-tmpfs" else ()))
+           for v in VARIANTS]
+    fl += [Figure("LTT bytes per event",
+                  [r["ltt-tmpfs"]["bytes"] / r["ltt-tmpfs"]["events"] for r in cc],
+                  "B", 1),
+           Figure("events lost: LTT, lttd writing to tmpfs",
+                  [r["ltt-tmpfs"]["lost"] for r in cc], "", 0, "0", lambda m: m == 0)]
+    return [("Compile case: tcc building tools-ltt, make -j1: overhead", fl)]
+
+
+SUSTAIN = {"ltt-tmpfs": "lttd writing to tmpfs", "ltt-discard": "lttd --discard"}
+
+
+def sustain_figures(rows, t):
+    """Every CPU flooding, lttd at its default buffers: the events it takes
+    per second per CPU.  Under icount the guest's nanosecond is one
+    instruction of either CPU, so with every CPU busy the events per guest
+    second are the rate per CPU of a machine whose CPUs each execute one
+    instruction per nanosecond."""
+    rounds = collections.defaultdict(dict)
+    for r in rows:
+        if r["case"] == "sustain":
+            rounds[(r["boot"], r["round"])][r["variant"]] = r
+    su = [v for _, v in sorted(rounds.items()) if all(k in v for k in SUSTAIN)]
+    if not su:
+        return []
+    fl = []
+    for v, name in SUSTAIN.items():
+        fl += [Figure(f"{name}: events/s per CPU at 1 G insns/s per CPU",
+                      [r[v]["events"] / (r[v][t] / 1e9) / 1e6 for r in su], "M", 2,
+                      *(("≥ 2 M", lambda m: m >= 2)
+                        if v == "ltt-tmpfs" else ())),
+               Figure(f"{name}: events lost", [r[v]["lost"] for r in su], "", 0,
+                      *(("0", lambda m: m == 0) if v == "ltt-tmpfs" else ())),
+               Figure(f"{name}: events recorded per call",
+                      [r[v]["events"] / r[v]["calls"] for r in su], "", 3)]
+    return [("lttd sustained: every CPU flooding, default buffers", fl)]
 
 
 def table(figs, verdicts=True):
@@ -425,8 +478,11 @@ same cases in emulated time, for comparison.
   whole flood); mixed workload: {bench.get('mixed_jobs', '?')} jobs of
   {bench.get('mixed_work', '?')} hash passes, both tracers with their
   default buffers (LTT 8 × 256 KiB, ftrace {bench.get('ftrace_buffer_kb', '?')}
-  KiB per CPU); disabled cost: {int(bench.get('disabled_calls', 0)):,} calls,
-  {bench.get('disabled_reps', '?')} runs per boot
+  KiB per CPU); compile case: {bench.get('compile_passes', '?')} pass of tcc over
+  {bench.get('compile_files', '?')} C files a run, buffers as the mixed workload;
+  sustained case: {int(bench.get('sustain_calls', 0)):,} getppid() calls on
+  each CPU at once, LTT's default buffers; disabled cost:
+  {int(bench.get('disabled_calls', 0)):,} calls, {bench.get('disabled_reps', '?')} runs per boot
 - **Wall time of `make bench`:** {host.get('wall', '?')}
 
 {tab}
@@ -479,6 +535,19 @@ more than the overheads it would measure.
   LTT records every event; ftrace the equivalent tracepoints: {events}.
   LTT records more events for the same work (trap exits, and the fs,
   socket and IPC events it derives from system calls).
+- **Compile case** (`ltt-bench compile`): Debian's tcc compiling the C
+  files of tools-ltt that it can (all but the few needing `<stdatomic.h>`
+  or `__int128`), one `tcc -c` process per file on CPU 0 as `make -j1`
+  runs them, with the headers they include copied into the initramfs;
+  the overhead as for the mixed workload, with the same events.  LTT 2004
+  measured 2.01 % on kernel compiles while writing the trace.
+- **Sustained rate** (`ltt-bench flood-all`): one flooding child pinned to
+  each CPU, lttd on CPU 1 beside one of them, LTT's default buffers
+  (8 × 256 KiB per CPU), `-e syscall_*`.  The rate is the events lttd
+  delivered over the run's guest time: under icount a guest nanosecond is
+  one instruction of either CPU, so with every CPU busy it is the rate per
+  CPU of a machine whose CPUs each run one instruction per nanosecond (a
+  real core runs several).  Lost events say whether lttd kept up.
 - **User-space events** (`ltt-bench uevent`, {int(bench.get('uevent_calls', 0)):,}
   calls a run): the cost per call over the same round's empty loop.  LTT:
   the event's enable flag (LTT_EVENT_CREATE_ENABLE_FLAG) tested before

@@ -15,13 +15,17 @@
 #                             of ltt.bench_profile=V,V (make profile)
 #   ltt.bench_kernel=NAME     the flavour, for the disabled-cost lines
 #   ltt.bench_rounds=R        rounds of every case and variant (default 3)
-#   ltt.bench_cases=C,C       the cases of the rounds (default flood,mixed)
+#   ltt.bench_cases=C,C       the cases of the rounds (default
+#                             flood,mixed,uevent,compile,sustain)
 #   ltt.bench_flood=N         getppid() calls per flood (default 1000000)
 #   ltt.bench_uevent=N        user-space events per uevent run (200000)
 #   ltt.bench_flood_buf=MIB   per-CPU buffer of both tracers in the flood
 #                             (default 32: all of it, so that losses do
 #                             not make the cost per event; 0: defaults)
 #   ltt.bench_mixed=N,WORK    jobs per mixed run, hash passes per job
+#   ltt.bench_compile=P       passes of the compile case (default 1)
+#   ltt.bench_sustain=N       getppid() calls per CPU of the sustained
+#                             case (default 1000000)
 #   ltt.bench_disabled=N,REPS calls and runs of the untraced flood
 #   ltt.bench_mark=MS         idle time around the console marks by which
 #                             the host reads QEMU's CPU time (default 300;
@@ -47,6 +51,12 @@
 # ftrace variants with one reader per CPU to /dev/null.
 # ltt-two (flood and mixed): two sessions recording the same events at
 # once, each with its own lttd --discard: what a second session costs.
+# The compile case is a real compiler at work, as make -j1 runs it
+# (ltt-bench compile: Debian's tcc compiling tools-ltt's C files, one
+# process a file), with the mixed case's variants and events.  The
+# sustain case floods every CPU at once (ltt-bench flood-all) with
+# lttd at its default buffers, writing to tmpfs or discarding: the rate
+# lttd keeps up with, and what it loses.
 
 set -e
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -84,7 +94,9 @@ arg() {
 MODE=$(arg bench full)
 KERNEL=$(arg bench_kernel unknown)
 ROUNDS=$(arg bench_rounds 3)
-CASES=$(arg bench_cases flood,mixed,uevent | tr , ' ')
+CASES=$(arg bench_cases flood,mixed,uevent,compile,sustain | tr , ' ')
+COMPILE_PASSES=$(arg bench_compile 1)
+SUSTAIN_N=$(arg bench_sustain 1000000)
 FLOOD_N=$(arg bench_flood 1000000)
 UEVENT_N=$(arg bench_uevent 200000)
 FLOOD_BUF=$(arg bench_flood_buf 32)
@@ -241,6 +253,12 @@ run() {
 		if [ "$FLOOD_BUF" -gt 0 ]; then
 			ltt_ev="$ltt_ev -s 1M -n $FLOOD_BUF" ft_kb=$((FLOOD_BUF * 1024))
 		fi
+	elif [ "$c" = sustain ]; then
+		cmd="ltt-bench flood-all $SUSTAIN_N" ltt_ev="-e syscall_*"
+		ft_ev=$FTRACE_FLOOD extra="calls=$((SUSTAIN_N * CPUS))" ft_kb=$FT_DEFAULT_KB
+	elif [ "$c" = compile ]; then
+		cmd="ltt-bench compile /usr/src/ltt-bench-cc $COMPILE_PASSES" ltt_ev=
+		ft_ev=$FTRACE_MIXED ft_kb=$FT_DEFAULT_KB extra="calls=$COMPILE_PASSES"
 	else
 		cmd="ltt-bench mixed $MIXED_N $MIXED_WORK" ltt_ev=
 		ft_ev=$FTRACE_MIXED ft_kb=$FT_DEFAULT_KB
@@ -307,6 +325,8 @@ variants() {
 			ltt-norec ftrace-norec ltt-two
 	elif [ "$2" = uevent ]; then
 		set -- empty ltt-off uev-off ltt-on marker uev-on
+	elif [ "$2" = sustain ]; then
+		set -- ltt-tmpfs ltt-discard
 	else
 		set -- untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs \
 			ltt-two
@@ -328,7 +348,9 @@ main() {
 		"mem_kb=$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
 	echo "BENCH-INFO flood_calls=$FLOOD_N mixed_jobs=$MIXED_N mixed_work=$MIXED_WORK" \
 		"disabled_calls=$DISABLED_N disabled_reps=$DISABLED_REPS rounds=$ROUNDS" \
-		"uevent_calls=$UEVENT_N"
+		"uevent_calls=$UEVENT_N compile_passes=$COMPILE_PASSES" \
+		"compile_files=$(wc -l </usr/src/ltt-bench-cc/FILES 2>/dev/null || echo 0)" \
+		"sustain_calls=$SUSTAIN_N"
 	# The disabled cost: the flood, and the mixed workload (which goes
 	# through LTT's direct hooks: traps, the tick, schedule_timeout()).
 	[ "$MODE" = profile ] || ltt-bench mixed "$MIXED_N" "$MIXED_WORK" >/dev/null
@@ -362,6 +384,9 @@ main() {
 		return 0
 	fi
 	run flood ftrace-discard 0 >/dev/null
+	case " $CASES " in
+	*" compile "*) run compile untraced 0 >/dev/null ;;
+	esac
 	case " $CASES " in
 	*" mixed "*)
 		run mixed ltt-discard 0 >/dev/null
