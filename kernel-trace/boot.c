@@ -164,7 +164,8 @@ late_initcall_sync(ltt_boot_start);
  *
  * The first caller gets the session, recording as it has since boot;
  * closing the fd stops it, as for any session.  Returns the fd, -EPERM
- * without CAP_PERFMON or CAP_SYS_ADMIN, -ENOENT when there is no boot
+ * without CAP_PERFMON or CAP_SYS_ADMIN or from a pid namespace other than
+ * the initial one (ltt_system_view_allowed()), -ENOENT when there is no boot
  * session (none was asked for, or it was taken).
  */
 int ltt_boot_take(void)
@@ -172,7 +173,7 @@ int ltt_boot_take(void)
 	struct ltt_session *s;
 	int fd;
 
-	if (!perfmon_capable())
+	if (!ltt_system_view_allowed())
 		return -EPERM;
 	guard(mutex)(&ltt_boot_lock);
 	s = ltt_boot_session;

@@ -139,6 +139,7 @@ int ltt_buf_open_fd(struct ltt_buf *buf);
 /* session.c */
 void ltt_session_put(struct ltt_session *s);
 struct ltt_session *ltt_session_of(struct file *file);
+bool ltt_system_view_allowed(void);
 int ltt_session_create(const struct ltt_create *attr);
 int ltt_create_defaults(struct ltt_create *a);
 struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user);

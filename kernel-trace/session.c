@@ -647,6 +647,20 @@ static bool ltt_user_session_allowed(void)
 	       task_active_pid_ns(current) == &init_pid_ns;
 }
 
+/**
+ * ltt_system_view_allowed - may the caller have a system session?
+ *
+ * A system session records every task, by its pid in the initial pid
+ * namespace.  Only a caller with CAP_PERFMON or CAP_SYS_ADMIN (judged in
+ * the initial user namespace) whose own pids are those gets one: from a
+ * pid namespace of its own, the records and the pid filter would speak
+ * ids the caller does not know, and show it tasks it cannot see.
+ */
+bool ltt_system_view_allowed(void)
+{
+	return perfmon_capable() && task_active_pid_ns(current) == &init_pid_ns;
+}
+
 static int ltt_check_geometry(const struct ltt_create *a)
 {
 	if (!is_power_of_2(a->subbuf_size) || a->subbuf_size < LTT_SUBBUF_MIN ||
@@ -754,7 +768,8 @@ int ltt_create_defaults(struct ltt_create *a)
  *
  * Returns a session fd, -EPERM without CAP_PERFMON or CAP_SYS_ADMIN
  * (unless kernel.ltt_user_sessions allows a user session, whose buffer
- * may be at most kernel.ltt_user_buffer_kb per CPU), -ENOSPC when the
+ * may be at most kernel.ltt_user_buffer_kb per CPU) or with them in a
+ * pid namespace other than the initial one, -ENOSPC when the
  * user holds kernel.ltt_user_sessions_max sessions, -EINVAL for bad
  * attributes, -ENOMEM when the buffers do not fit.
  * Nothing is left behind on failure.
@@ -766,7 +781,7 @@ int ltt_session_create(const struct ltt_create *attr)
 	bool user = !perfmon_capable();
 	int ret;
 
-	if (user && !ltt_user_session_allowed())
+	if (user ? !ltt_user_session_allowed() : !ltt_system_view_allowed())
 		return -EPERM;
 	ret = ltt_create_defaults(&a);
 	if (ret)

@@ -3,16 +3,18 @@
  * What a hostile or unlucky caller must not break: a close() racing
  * START, a STOP racing a custom event, a poller of a flight recorder, a
  * STATUS into memory that never faults in, a clock that steps back, an
- * unprivileged recording in root's way, and set-uid programs under a
- * user session.  The races are widened with the CONFIG_LTT_SELFTEST
- * knobs of /sys/kernel/debug/ltt/, so that each test would catch its
- * bug every time.
+ * unprivileged recording in root's way, set-uid programs under a user
+ * session, and a session asked for from a pid or user namespace.  The
+ * races are widened with the CONFIG_LTT_SELFTEST knobs of
+ * /sys/kernel/debug/ltt/, so that each test would catch its bug every
+ * time.
  */
 #define _GNU_SOURCE
 #include <linux/capability.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -649,6 +651,98 @@ TEST(root_without_capabilities_has_no_user_session)
 	ltt_write_str(USER_SESSIONS, "0");
 	EXPECT_EQ(0, WEXITSTATUS(status))
 		TH_LOG("10: capset failed; 11: a session; 12: not EPERM");
+}
+
+/*
+ * A system session seen from a pid namespace of its own would carry pids
+ * and take a pid filter that its creator does not speak, and show tasks
+ * it cannot see: root there gets none, not by CREATE nor by BOOT, while
+ * root here still does.
+ */
+TEST(system_session_from_a_pid_namespace_is_refused)
+{
+	int status, fd;
+	pid_t child;
+
+	fd = ltt(LTT_CMD_CREATE, &ltt_create_default, sizeof(ltt_create_default));
+	ASSERT_LE(0, fd) TH_LOG("root's session in the initial namespace: %m");
+	close(fd);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		pid_t inner;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(10);
+		inner = fork();
+		if (inner < 0)
+			_exit(11);
+		if (!inner) {
+			struct ltt_boot b = { 0 };
+
+			if (getpid() != 1)
+				_exit(12);
+			if (ltt(LTT_CMD_CREATE, &ltt_create_default,
+				sizeof(ltt_create_default)) != -1)
+				_exit(13);
+			if (errno != EPERM)
+				_exit(14);
+			if (ltt(LTT_CMD_BOOT, &b, sizeof(b)) != -1 || errno != EPERM)
+				_exit(15);
+			_exit(0);
+		}
+		if (waitpid(inner, &status, 0) != inner || !WIFEXITED(status))
+			_exit(16);
+		_exit(WEXITSTATUS(status));
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("10: unshare; 11: fork; 12: not pid 1; 13: a session; %s",
+		       "14: CREATE not EPERM; 15: BOOT not EPERM");
+}
+
+/*
+ * Nor does a user namespace give a system view: root there holds every
+ * capability of its namespace and none of the initial one, and a user who
+ * may have a user session outside may not have one inside, where its ids
+ * are not those the records carry.
+ */
+TEST(user_namespace_gives_no_session)
+{
+	int status, i;
+
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	for (i = 0; i < 2; i++) {
+		pid_t child = fork();
+
+		ASSERT_LE(0, child);
+		if (!child) {
+			int fd;
+
+			if (i) {
+				become_nobody();
+				/* The control: nobody's user session outside. */
+				fd = ltt(LTT_CMD_CREATE, &ltt_create_default,
+					 sizeof(ltt_create_default));
+				if (fd < 0)
+					_exit(10);
+				close(fd);
+			}
+			if (unshare(CLONE_NEWUSER))
+				_exit(11);
+			if (ltt(LTT_CMD_CREATE, &ltt_create_default,
+				sizeof(ltt_create_default)) != -1)
+				_exit(12);
+			_exit(errno == EPERM ? 0 : 13);
+		}
+		ASSERT_EQ(child, waitpid(child, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status))
+			TH_LOG("%s: 10: no user session outside; 11: unshare; %s",
+			       i ? "nobody" : "root", "12: a session; 13: not EPERM");
+	}
+	ltt_write_str(USER_SESSIONS, "0");
 }
 
 /* Are the probes attached, as the knob says?  1, 0, or -1. */
