@@ -517,7 +517,9 @@ TEST(root_and_a_user_session_record_side_by_side)
  * real uid but root's effective one, and one that became the user but is
  * not dumpable, are not recorded by the user's session, nor named by its
  * state dump (which runs in a kernel worker, whose credentials are
- * root's: it used to list every task of the system).
+ * root's: it used to list every task of the system), nor named as the
+ * target of a signal the user sends; the dump does not name root's
+ * parent of the user's process either.
  */
 static int setuid_child(int go, int done, int release, uid_t r, uid_t e,
 			uid_t s, const char *path)
@@ -582,6 +584,9 @@ TEST(user_session_does_not_record_setuid_tasks)
 		/* Both children open their secret files now. */
 		if (read(done[0], &c, 1) != 1 || read(done[0], &c, 1) != 1)
 			_exit(12);
+		/* Allowed (its real uid is ours), but not to be told. */
+		if (kill(kids[0], SIGCONT))
+			_exit(16);
 		if (ltt_stop(us.fd) || ltt_read_stopped(&us, &t))
 			_exit(13);
 		/*
@@ -596,17 +601,32 @@ TEST(user_session_does_not_record_setuid_tasks)
 			     (int)t.ev[j].id != us.reg.sched_change) ||
 			    (ltt_ev_is(&us.reg, &t.ev[j], "statedump_process") &&
 			     (ltt_ev_field(&us.reg, &t.ev[j], "pid") == kids[0] ||
-			      ltt_ev_field(&us.reg, &t.ev[j], "pid") == kids[1]))) {
+			      ltt_ev_field(&us.reg, &t.ev[j], "pid") == kids[1])) ||
+			    (ltt_ev_is(&us.reg, &t.ev[j], "process_signal") &&
+			     ltt_ev_field(&us.reg, &t.ev[j], "pid") == kids[0])) {
 				fprintf(stderr, "# %s of pid %d: \"%s\"\n",
 					us.reg.ev[t.ev[j].id].name,
 					t.ev[j].pid, t.ev[j].str);
 				_exit(14);
 			}
-		/* The dump does name the user's own process. */
+		/* The signal is there, its target hidden. */
+		for (j = 0, i = 0; j < t.n; j++)
+			if (ltt_ev_is(&us.reg, &t.ev[j], "process_signal") &&
+			    ltt_ev_field(&us.reg, &t.ev[j], "sig") == SIGCONT)
+				i++;
+		if (!i)
+			_exit(17);
+		/*
+		 * The dump does name the user's own process, but not its
+		 * parent, this test, which is root's.
+		 */
 		for (j = 0, i = 0; j < t.n; j++)
 			if (ltt_ev_is(&us.reg, &t.ev[j], "statedump_process") &&
-			    ltt_ev_field(&us.reg, &t.ev[j], "pid") == getpid())
+			    ltt_ev_field(&us.reg, &t.ev[j], "pid") == getpid()) {
+				if (ltt_ev_field(&us.reg, &t.ev[j], "ppid"))
+					_exit(18);
 				i++;
+			}
 		_exit(i == 1 ? 0 : 15);
 	}
 	ASSERT_EQ(1, read(started[0], &c, 1)) TH_LOG("no user session");
@@ -622,7 +642,8 @@ TEST(user_session_does_not_record_setuid_tasks)
 	}
 	ltt_write_str(USER_SESSIONS, "0");
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("10-13: session failed; 14: set-uid task seen; 15: own process not dumped");
+		TH_LOG("10-13, 16: session failed; 14: set-uid task seen; %s",
+		       "15: own process not dumped; 17: no signal; 18: root's pid as ppid");
 }
 
 /* Root without capabilities has no user session: root's are everybody's. */
