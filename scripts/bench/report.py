@@ -285,14 +285,14 @@ def compile_figures(rows, t, over):
     fl += [Figure(f"{who} events per G insns of the untraced run",
                   [r[v]["events"] / (r["untraced"][t] / 1e9) for r in cc], "", 0)
            for who, v in (("LTT", "ltt-tmpfs"), ("ftrace", "ftrace-tmpfs"))]
-    fl += [Figure(f"overhead: {VARIANTS[v]}", [over(r, v) for r in cc], "%", 2,
+    fl += [Figure(f"compile overhead: {VARIANTS[v]}", [over(r, v) for r in cc], "%", 2,
                   *(("≤ 2.01 % (LTT 2004)", lambda m: m <= 2.01)
                     if v == "ltt-tmpfs" else ()))
            for v in VARIANTS]
-    fl += [Figure("LTT bytes per event",
+    fl += [Figure("compile: LTT bytes per event",
                   [r["ltt-tmpfs"]["bytes"] / r["ltt-tmpfs"]["events"] for r in cc],
                   "B", 1),
-           Figure("events lost: LTT, lttd writing to tmpfs",
+           Figure("compile: events lost, LTT, lttd writing to tmpfs",
                   [r["ltt-tmpfs"]["lost"] for r in cc], "", 0, "0", lambda m: m == 0)]
     return [("Compile case: tcc building tools-ltt, make -j1: overhead", fl)]
 
@@ -315,13 +315,13 @@ def sustain_figures(rows, t):
         return []
     fl = []
     for v, name in SUSTAIN.items():
-        fl += [Figure(f"{name}: events/s per CPU at 1 G insns/s per CPU",
+        fl += [Figure(f"sustained, {name}: events/s per CPU at 1 G insns/s per CPU",
                       [r[v]["events"] / (r[v][t] / 1e9) / 1e6 for r in su], "M", 2,
                       *(("≥ 2 M", lambda m: m >= 2)
                         if v == "ltt-tmpfs" else ())),
-               Figure(f"{name}: events lost", [r[v]["lost"] for r in su], "", 0,
+               Figure(f"sustained, {name}: events lost", [r[v]["lost"] for r in su], "", 0,
                       *(("0", lambda m: m == 0) if v == "ltt-tmpfs" else ())),
-               Figure(f"{name}: events recorded per call",
+               Figure(f"sustained, {name}: events recorded per call",
                       [r[v]["events"] / r[v]["calls"] for r in su], "", 3)]
     return [("lttd sustained: every CPU flooding, default buffers", fl)]
 
