@@ -12,7 +12,11 @@
 
 #include <sys/utsname.h>
 
-/* The vectors a fault on a fresh anonymous page may enter with, by uname -m. */
+/*
+ * The vectors a page fault may enter with, by uname -m: on a fresh
+ * anonymous page, and on a write to one read first (the zero page,
+ * mapped read-only: copy on write).
+ */
 static const struct {
 	const char *machine;	/* a prefix */
 	long vectors[8];	/* 0 ends the list */
@@ -20,7 +24,8 @@ static const struct {
 	{ "x86_64", { 14 } },			/* #PF */
 	{ "i", { 14 } },			/* i386 ... i686 */
 	{ "ppc", { 0x300, 0x400 } },		/* data, instruction storage */
-	{ "sh", { 0x040, 0x060, 0x080 } },	/* TLB miss read, write, initial write */
+	/* TLB miss read, write, initial write; protection violation read, write */
+	{ "sh", { 0x040, 0x060, 0x080, 0x0a0, 0x0c0 } },
 	/* protection; segment, page, region 1st, 2nd, 3rd translation */
 	{ "s390", { 0x04, 0x10, 0x11, 0x39, 0x3a, 0x3b } },
 	{ "mips", { 1, 2, 3 } },		/* TLB modified, load, store */
@@ -80,6 +85,14 @@ static __attribute__((noipa)) void touch(char *p)
 	asm volatile("" : : "r" (p) : "memory");
 }
 
+static __attribute__((noipa)) char peek(const char *p)
+{
+	char c = *p;
+
+	asm volatile("" : : "r" (c) : "memory");
+	return c;
+}
+
 /* Code at @ip lies within the 256 bytes from the start of @fn. */
 static bool ip_in(__u64 ip, const void *fn)
 {
@@ -87,11 +100,12 @@ static bool ip_in(__u64 ip, const void *fn)
 }
 
 /*
- * Touching a fresh anonymous page faults: trap_entry with one of the
- * arch's page-fault vectors and the IP of the touching code, then its
- * trap_exit.
+ * touch() of @p (peek()ed first if @read_first) between START and STOP
+ * faults: trap_entry with one of the arch's page-fault vectors and the
+ * IP of touch(), then its trap_exit.  @self is the FIXTURE_DATA(arch).
  */
-TEST_F(arch, page_fault_gives_trap_entry_with_the_arch_vector_and_ip_then_trap_exit)
+static void check_touch_fault(struct __test_metadata *_metadata,
+			      struct _test_data_arch *self, bool read_first)
 {
 	const struct ltt_registry *reg = &self->s.reg;
 	struct ltt_trace t = { 0 };
@@ -101,6 +115,8 @@ TEST_F(arch, page_fault_gives_trap_entry_with_the_arch_vector_and_ip_then_trap_e
 	p = mmap(NULL, ltt_page_size(), PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
+	if (read_first)
+		ASSERT_EQ(0, peek(p));
 	FILTER_SELF();
 	FILTER_EVENTS("trap_entry", "trap_exit");
 	START();
@@ -129,6 +145,28 @@ TEST_F(arch, page_fault_gives_trap_entry_with_the_arch_vector_and_ip_then_trap_e
 		       reg->ev[t.ev[i].id].name);
 	munmap(p, ltt_page_size());
 	ltt_trace_free(&t);
+}
+
+/*
+ * Touching a fresh anonymous page faults: trap_entry with one of the
+ * arch's page-fault vectors and the IP of the touching code, then its
+ * trap_exit.
+ */
+TEST_F(arch, page_fault_gives_trap_entry_with_the_arch_vector_and_ip_then_trap_exit)
+{
+	check_touch_fault(_metadata, self, false);
+}
+
+/*
+ * A write to a page that was read first, and so maps the zero page
+ * read-only, is a fault of its own (copy on write), and it enters
+ * through another door on some machines: s390's protection exception
+ * (0x04) rather than a translation exception, SH's TLB protection
+ * violation.  It too gives trap_entry and trap_exit.
+ */
+TEST_F(arch, write_after_read_fault_gives_trap_entry_with_the_arch_vector_and_ip)
+{
+	check_touch_fault(_metadata, self, true);
 }
 
 /*
