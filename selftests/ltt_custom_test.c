@@ -494,7 +494,7 @@ TEST_F(custom, flood_on_one_cpu_leaves_the_others_whole)
 
 	EXPECT_EQ((long)calls,
 		  ltt_syscall_returns(reg, &t, self->cpu, SYS_getppid, NULL, 0))
-		TH_LOG("every getppid() on cpu %u", self->cpu);
+		TH_LOG("every getppid() on cpu %u: %s", self->cpu, ltt_err);
 	rf = ltt_reader_of(&self->s, other);
 	EXPECT_LT(0ULL, self->s.st[rf - self->s.rd].lost)
 		TH_LOG("cpu %u: the flood should overflow its buffer", other);
