@@ -637,28 +637,35 @@ static void ltt_user_uncharge(kuid_t uid)
  * (root's tasks are everybody's business) nor from a user or pid
  * namespace of its own, whose uids and pids the records do not speak.
  */
+/*
+ * Records and pid filters speak pids of the initial pid namespace: from
+ * another one they would name tasks by ids the caller does not know, and
+ * show it tasks it cannot see.
+ */
+static bool ltt_in_init_pid_ns(void)
+{
+	return task_active_pid_ns(current) == &init_pid_ns;
+}
+
 static bool ltt_user_session_allowed(void)
 {
 	if (!READ_ONCE(ltt_user_sessions))
 		return false;
 	if (uid_eq(current_uid(), GLOBAL_ROOT_UID))
 		return false;
-	return current_user_ns() == &init_user_ns &&
-	       task_active_pid_ns(current) == &init_pid_ns;
+	return current_user_ns() == &init_user_ns && ltt_in_init_pid_ns();
 }
 
 /**
  * ltt_system_view_allowed - may the caller have a system session?
  *
- * A system session records every task, by its pid in the initial pid
- * namespace.  Only a caller with CAP_PERFMON or CAP_SYS_ADMIN (judged in
- * the initial user namespace) whose own pids are those gets one: from a
- * pid namespace of its own, the records and the pid filter would speak
- * ids the caller does not know, and show it tasks it cannot see.
+ * A system session records every task: only a caller with CAP_PERFMON or
+ * CAP_SYS_ADMIN (judged in the initial user namespace) in the initial pid
+ * namespace gets one.
  */
 bool ltt_system_view_allowed(void)
 {
-	return perfmon_capable() && task_active_pid_ns(current) == &init_pid_ns;
+	return perfmon_capable() && ltt_in_init_pid_ns();
 }
 
 static int ltt_check_geometry(const struct ltt_create *a)
@@ -781,7 +788,8 @@ int ltt_session_create(const struct ltt_create *attr)
 	bool user = !perfmon_capable();
 	int ret;
 
-	if (user ? !ltt_user_session_allowed() : !ltt_system_view_allowed())
+	/* perfmon_capable() once: it is audited, and marks the task. */
+	if (user ? !ltt_user_session_allowed() : !ltt_in_init_pid_ns())
 		return -EPERM;
 	ret = ltt_create_defaults(&a);
 	if (ret)
