@@ -167,18 +167,25 @@ __attribute__((noinline)) void prof_mark(void)
 	__asm__ volatile("xchg %%rbx, %%rbx" ::: "memory");
 }
 
-/* The syscall flood: raw getppid(), which no libc caches. */
+/* @n raw getppid() calls, which no libc caches. */
+static inline __attribute__((always_inline)) void getppids(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+/* The syscall flood. */
 static int flood(unsigned long n)
 {
 	uint64_t t0, t1;
-	unsigned long i;
 
 	pin_cpu(0);
 	mark("start");
 	t0 = now_ns();
 	prof_mark();
-	for (i = 0; i < n; i++)
-		syscall(SYS_getppid);
+	getppids(n);
 	prof_mark();
 	t1 = now_ns();
 	mark("end");
@@ -204,11 +211,8 @@ static int flood_all(unsigned long n)
 		if (pid < 0)
 			die("fork");
 		if (!pid) {
-			unsigned long i;
-
 			pin_cpu(c);
-			for (i = 0; i < n; i++)
-				syscall(SYS_getppid);
+			getppids(n);
 			_exit(0);
 		}
 	}

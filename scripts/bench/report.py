@@ -227,14 +227,8 @@ def figures(rows, t, unit, full=True):
     def over(rnd, v):
         return 100.0 * (rnd[v][t] / rnd["untraced"][t] - 1)
 
-    mx = [Figure("untraced run", [r["untraced"][t] / 1e9 for r in mixed],
-                 "G insns", 3)]
-    mx += [Figure(f"{who} events per G insns of the untraced run",
-                  [r[v]["events"] / (r["untraced"][t] / 1e9) for r in mixed], "", 0)
-           for who, v in (("LTT", "ltt-tmpfs"), ("ftrace", "ftrace-tmpfs"))]
-    mx += [Figure(f"overhead: {VARIANTS[v]}", [over(r, v) for r in mixed], "%", 2,
-                  *(("≤ 2.0 %", lambda m: m <= 2.0) if v == "ltt-tmpfs" else ()))
-           for v in VARIANTS]
+    mx = overhead_figures(mixed, t, over, "untraced run", "overhead",
+                          ("≤ 2.0 %", lambda m: m <= 2.0))
     mx += [Figure("overhead: two sessions over one (lttd --discard each)",
                   [over(r, "ltt-two") / over(r, "ltt-discard") for r in mixed], "", 2)]
     figs.append(("Mixed make-like workload: overhead", mx))
@@ -275,20 +269,27 @@ def figures(rows, t, unit, full=True):
     return figs
 
 
+def overhead_figures(rounds, t, over, untraced, prefix, target):
+    """A workload's size, event densities and overhead per variant over
+    the same round's untraced run; @target (text, test) on LTT writing."""
+    fl = [Figure(untraced, [r["untraced"][t] / 1e9 for r in rounds], "G insns", 3)]
+    fl += [Figure(f"{who} events per G insns of the untraced run",
+                  [r[v]["events"] / (r["untraced"][t] / 1e9) for r in rounds], "", 0)
+           for who, v in (("LTT", "ltt-tmpfs"), ("ftrace", "ftrace-tmpfs"))]
+    fl += [Figure(f"{prefix}: {VARIANTS[v]}", [over(r, v) for r in rounds], "%", 2,
+                  *(target if v == "ltt-tmpfs" else ()))
+           for v in VARIANTS]
+    return fl
+
+
 def compile_figures(rows, t, over):
     """The compile case: a real compiler's overhead, beside LTT 2004's."""
     cc = by_round(rows, "compile")
     if not cc:
         return []
-    fl = [Figure("untraced run (tcc, every file once)",
-                 [r["untraced"][t] / 1e9 for r in cc], "G insns", 3)]
-    fl += [Figure(f"{who} events per G insns of the untraced run",
-                  [r[v]["events"] / (r["untraced"][t] / 1e9) for r in cc], "", 0)
-           for who, v in (("LTT", "ltt-tmpfs"), ("ftrace", "ftrace-tmpfs"))]
-    fl += [Figure(f"compile overhead: {VARIANTS[v]}", [over(r, v) for r in cc], "%", 2,
-                  *(("≤ 2.01 % (LTT 2004)", lambda m: m <= 2.01)
-                    if v == "ltt-tmpfs" else ()))
-           for v in VARIANTS]
+    fl = overhead_figures(cc, t, over, "untraced run (tcc, every file once)",
+                          "compile overhead",
+                          ("≤ 2.01 % (LTT 2004)", lambda m: m <= 2.01))
     fl += [Figure("compile: LTT bytes per event",
                   [r["ltt-tmpfs"]["bytes"] / r["ltt-tmpfs"]["events"] for r in cc],
                   "B", 1),
