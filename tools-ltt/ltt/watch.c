@@ -257,8 +257,12 @@ static int watch_open_live(struct watch_cmd *c)
 
 	snprintf(path, sizeof(path), "%s/metadata", c->dir);
 	for (;;) {
-		if (c->recording && recorder_ended(c))
-			return -1;	/* it said why */
+		/*
+		 * Asked before looking for the trace: a recorder whose
+		 * command was quick may have ended, whole, in between.
+		 */
+		bool ended = c->recording && recorder_ended(c);
+
 		if (got_stop)
 			return -1;
 		if (!access(path, F_OK)) {
@@ -269,6 +273,8 @@ static int watch_open_live(struct watch_cmd *c)
 				warnx_cmd(CMD, "%s", ltt_error());
 				return -1;
 			}
+		} else if (ended) {
+			return -1;	/* no trace: it said why */
 		}
 		sleep_ms(WATCH_POLL_MS);
 	}
