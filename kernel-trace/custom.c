@@ -426,8 +426,10 @@ int ltt_event_log(struct ltt_event_type *type, const void *data,
 {
 	int ret = ltt_custom_check(type, data, size);
 
-	if (!ret)
+	if (!ret) {
 		ltt_write_custom(type->info.id, type->user, data, size);
+		ltt_selftest_irq_repeat(type->info.id, type->user, data, size);
+	}
 	return ret;
 }
 EXPORT_SYMBOL_GPL(ltt_event_log);

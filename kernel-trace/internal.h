@@ -248,6 +248,7 @@ enum ltt_knob {
 	LTT_KNOB_LOG_DELAY_US,		/* a custom event spins mid-write */
 	LTT_KNOB_RECURSE_TRAP,		/* trap_entry writes recurse */
 	LTT_KNOB_SNAPSHOT_DELAY_MS,	/* a snapshot read sleeps mid-copy */
+	LTT_KNOB_IRQ_REPEAT,		/* a custom event again, in hardirq */
 	LTT_NR_KNOBS
 };
 
@@ -256,6 +257,8 @@ extern u32 ltt_knobs[LTT_NR_KNOBS];
 extern unsigned long ltt_selftest_clock_back_ns;
 void ltt_selftest_sleep(enum ltt_knob knob);
 void ltt_selftest_spin(enum ltt_knob knob);
+void ltt_selftest_irq_repeat(unsigned int id, bool user, const void *data,
+			     unsigned int size);
 
 /* The clock's skew that clock_back_ns asks for, taken once. */
 static __always_inline unsigned long ltt_selftest_clock_skew(void)
@@ -278,6 +281,11 @@ static inline void ltt_selftest_sleep(enum ltt_knob knob)
 }
 
 static inline void ltt_selftest_spin(enum ltt_knob knob)
+{
+}
+
+static inline void ltt_selftest_irq_repeat(unsigned int id, bool user,
+					   const void *data, unsigned int size)
 {
 }
 

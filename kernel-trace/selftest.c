@@ -17,6 +17,8 @@
  *                    as ktime_get_mono_fast_ns() may after an NMI
  *   recurse_trap     while set, writing a trap_entry record raises a
  *                    trap_entry again, as a fault on the buffer would
+ *   irq_repeat       the next custom event logged is logged once more
+ *                    from a hard interrupt on its CPU, its task current
  *   probes_attached  (read) whether the probes are attached
  *
  * The knobs widen race windows so that a test hits them every time.
@@ -26,6 +28,9 @@
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
+#include <linux/irq_work.h>
+#include <linux/preempt.h>
+#include <linux/string.h>
 
 #include "internal.h"
 
@@ -38,6 +43,7 @@ static const char *const ltt_knob_names[LTT_NR_KNOBS] = {
 	[LTT_KNOB_LOG_DELAY_US]		= "log_delay_us",
 	[LTT_KNOB_RECURSE_TRAP]		= "recurse_trap",
 	[LTT_KNOB_SNAPSHOT_DELAY_MS]	= "snapshot_delay_ms",
+	[LTT_KNOB_IRQ_REPEAT]		= "irq_repeat",
 };
 
 static void ltt_selftest_hi_tasklet_fn(struct tasklet_struct *t)
@@ -80,6 +86,50 @@ void ltt_selftest_spin(enum ltt_knob knob)
 
 	if (t)
 		udelay(min(t, 1000U));
+}
+
+static void ltt_irq_repeat_fn(struct irq_work *work);
+
+/* The event irq_repeat logs again, and the hard interrupt that does. */
+static struct {
+	struct irq_work work;
+	unsigned int id;
+	bool user;
+	unsigned int size;
+	u8 data[LTT_EVENT_SIZE_MAX];
+} ltt_irq_repeat = {
+	.work = IRQ_WORK_INIT_HARD(ltt_irq_repeat_fn),
+};
+
+static void ltt_irq_repeat_fn(struct irq_work *work)
+{
+	ltt_write_custom(ltt_irq_repeat.id, ltt_irq_repeat.user,
+			 ltt_irq_repeat.data, ltt_irq_repeat.size);
+}
+
+/**
+ * ltt_selftest_irq_repeat - log a custom event again from a hard interrupt
+ * @id: its type's id
+ * @user: the type was made by user space
+ * @data: the payload, already checked
+ * @size: its size, at most LTT_EVENT_SIZE_MAX
+ *
+ * When irq_repeat is set, once: the interrupt is raised on this CPU with
+ * preemption off, so the task that logged is current when it writes.
+ */
+void ltt_selftest_irq_repeat(unsigned int id, bool user, const void *data,
+			     unsigned int size)
+{
+	if (!in_task() || !xchg(&ltt_knobs[LTT_KNOB_IRQ_REPEAT], 0))
+		return;
+	ltt_irq_repeat.id = id;
+	ltt_irq_repeat.user = user;
+	ltt_irq_repeat.size = min_t(unsigned int, size, LTT_EVENT_SIZE_MAX);
+	memcpy(ltt_irq_repeat.data, data, ltt_irq_repeat.size);
+	preempt_disable();
+	irq_work_queue(&ltt_irq_repeat.work);
+	preempt_enable();
+	irq_work_sync(&ltt_irq_repeat.work);
 }
 
 static int __init ltt_selftest_init(void)

@@ -767,6 +767,41 @@ TEST_F(abi, unknown_buffer_ioctl_fails_enotty)
 	close(fd);
 }
 
+/*
+ * The buffer ioctls are LTT's own, 0xB9 as ioctl-number.rst registers:
+ * a program that sends them to the wrong fd gets ENOTTY.  On 0xB7,
+ * nsfs's NSIO, PUT_SUBBUF was NS_GET_PARENT: a namespace fd answered it
+ * (EPERM at the top, a parent's fd below).
+ */
+TEST(buffer_ioctls_are_not_another_drivers)
+{
+	static const unsigned long cmds[] = {
+		LTT_BUF_GET_SUBBUF, LTT_BUF_PUT_SUBBUF, LTT_BUF_INFO,
+		LTT_BUF_SNAPSHOT, LTT_BUF_SNAPSHOT_READ,
+	};
+	static const char *const ns[] = { "/proc/self/ns/pid", "/proc/self/ns/user" };
+	unsigned char arg[256] = { 0 };
+	unsigned int i, j;
+
+	EXPECT_EQ(0xB9, _IOC_TYPE(LTT_BUF_GET_SUBBUF));
+	for (j = 0; j < 2; j++) {
+		int fd = open(ns[j], O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			SKIP(return, "%s: %s (CONFIG_NAMESPACES?)", ns[j],
+			     strerror(errno));
+		for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+			errno = 0;
+			EXPECT_EQ(-1, ioctl(fd, cmds[i], arg))
+				TH_LOG("ioctl %#lx on %s", cmds[i], ns[j]);
+			EXPECT_EQ(ENOTTY, errno)
+				TH_LOG("ioctl %#lx on %s: %s", cmds[i], ns[j],
+				       strerror(errno));
+		}
+		close(fd);
+	}
+}
+
 #define NOBODY		65534
 #define CHILD_NO_SETUID	255	/* could not become nobody */
 

@@ -258,19 +258,102 @@ TEST(snapshot_wakes_a_poller_of_the_flight_recorder)
 	ltt_session_close(&s);
 }
 
-struct status_thread {
+/* A page that faults in only when its userfaultfd handler says so. */
+struct stuck_page {
+	int uffd;
+	void *area;
+	long size;
+};
+
+/* Make @sp; false when the test cannot go on (skipped or failed). */
+static bool stuck_page_make(struct __test_metadata *_metadata,
+			    struct stuck_page *sp)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+
+	sp->size = sysconf(_SC_PAGESIZE);
+	sp->uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (sp->uffd < 0)
+		SKIP(return false, "userfaultfd: %s (CONFIG_USERFAULTFD?)",
+		     strerror(errno));
+	EXPECT_EQ(0, ioctl(sp->uffd, UFFDIO_API, &api))
+		TH_LOG("%s", strerror(errno));
+	sp->area = mmap(NULL, sp->size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	EXPECT_NE(MAP_FAILED, sp->area);
+	if (_metadata->exit_code)
+		return false;
+	reg.range.start = (uintptr_t)sp->area;
+	reg.range.len = sp->size;
+	EXPECT_EQ(0, ioctl(sp->uffd, UFFDIO_REGISTER, &reg))
+		TH_LOG("%s", strerror(errno));
+	return !_metadata->exit_code;
+}
+
+/* Wait until a thread is stuck in @sp's fault. */
+static int stuck_page_wait(struct stuck_page *sp)
+{
+	struct pollfd pfd = { .fd = sp->uffd, .events = POLLIN };
+
+	return poll(&pfd, 1, 5000) == 1 ? 0 : -1;
+}
+
+/* Let the fault in: a zero page. */
+static int stuck_page_release(struct stuck_page *sp)
+{
+	struct uffdio_zeropage zero = {
+		.range = { .start = (uintptr_t)sp->area, .len = sp->size },
+	};
+
+	return ioctl(sp->uffd, UFFDIO_ZEROPAGE, &zero);
+}
+
+/* Free @sp once nobody waits for it: the fault is retried meanwhile. */
+static void stuck_page_free(struct stuck_page *sp)
+{
+	close(sp->uffd);
+	munmap(sp->area, sp->size);
+}
+
+/* A STOP of @fd goes through within 5 s; its thread is left joined. */
+static int stop_goes_through(struct cmd_thread *stop, int fd)
+{
+	struct timespec until;
+
+	stop->cmd = LTT_CMD_STOP;
+	stop->fd = fd;
+	if (pthread_create(&stop->thread, NULL, run_cmd, stop))
+		return -1;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 5;
+	return pthread_timedjoin_np(stop->thread, NULL, &until);
+}
+
+struct reply_thread {
 	pthread_t thread;
 	int fd;
-	void *cpus;
+	void *to;
 	int ret;
+	int err;
 };
 
 static void *status_into(void *arg)
 {
-	struct status_thread *t = arg;
+	struct reply_thread *t = arg;
 	struct ltt_status st;
 
-	t->ret = ltt_status(t->fd, &st, t->cpus, 4);
+	t->ret = ltt_status(t->fd, &st, t->to, 4);
+	t->err = errno;
+	return NULL;
+}
+
+static void *get_subbuf_into(void *arg)
+{
+	struct reply_thread *t = arg;
+
+	t->ret = ioctl(t->fd, LTT_BUF_GET_SUBBUF, t->to);
+	t->err = errno;
 	return NULL;
 }
 
@@ -282,61 +365,91 @@ static void *status_into(void *arg)
  */
 TEST(status_into_a_stuck_page_blocks_nobody)
 {
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
-	struct uffdio_zeropage zero = { .mode = 0 };
-	struct cmd_thread stop = { .cmd = LTT_CMD_STOP };
-	struct status_thread st = { .ret = -2 };
+	struct cmd_thread stop = { 0 };
+	struct reply_thread st = { .ret = -2 };
 	struct ltt_session s;
-	long page = sysconf(_SC_PAGESIZE);
-	struct timespec until;
-	struct pollfd pfd;
-	int uffd, ret;
-	void *area;
+	struct stuck_page sp;
+	int ret;
 
 	if (!ltt_setup(_metadata, &s, NULL, false))
 		return;
-	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-	if (uffd < 0)
-		SKIP(return, "userfaultfd: %s (CONFIG_USERFAULTFD?)",
-		     strerror(errno));
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api)) TH_LOG("%s", strerror(errno));
-	area = mmap(NULL, page, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, area);
-	reg.range.start = (uintptr_t)area;
-	reg.range.len = page;
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg))
-		TH_LOG("%s", strerror(errno));
-
+	if (!stuck_page_make(_metadata, &sp))
+		return;
 	st.fd = s.fd;
-	st.cpus = area;
+	st.to = sp.area;
 	ASSERT_EQ(0, pthread_create(&st.thread, NULL, status_into, &st));
-	pfd = (struct pollfd){ .fd = uffd, .events = POLLIN };
-	ASSERT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("STATUS never faulted");
+	ASSERT_EQ(0, stuck_page_wait(&sp)) TH_LOG("STATUS never faulted");
 	/* STATUS is stuck in its fault now. */
-	stop.fd = s.fd;
-	ASSERT_EQ(0, pthread_create(&stop.thread, NULL, run_cmd, &stop));
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 5;
-	ret = pthread_timedjoin_np(stop.thread, NULL, &until);
+	ret = stop_goes_through(&stop, s.fd);
 	EXPECT_EQ(0, ret) TH_LOG("STOP of the session waits for the stuck STATUS");
 	if (!ret) {
 		EXPECT_EQ(-1, stop.ret);
 		EXPECT_EQ(EINVAL, stop.err) TH_LOG("a session that never started");
 		EXPECT_EQ(0, can_record()) TH_LOG("%s", ltt_err);
 	}
-
-	zero.range.start = (uintptr_t)area;
-	zero.range.len = page;
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero))
-		TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, stuck_page_release(&sp)) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(0, pthread_join(st.thread, NULL));
 	if (ret)
 		ASSERT_EQ(0, pthread_join(stop.thread, NULL));
-	EXPECT_EQ(0, st.ret) TH_LOG("STATUS: %s", strerror(errno));
-	close(uffd);
-	munmap(area, page);
+	EXPECT_EQ(0, st.ret) TH_LOG("STATUS: %s", strerror(st.err));
+	stuck_page_free(&sp);
+	ltt_session_close(&s);
+}
+
+/*
+ * The same for a reader's GET_SUBBUF into a stuck page: the packet is
+ * named after the session lock is dropped, so that the STOP of a
+ * recording session and another session go through meanwhile; the
+ * packet is the reader's once the page faults in.
+ */
+TEST(get_subbuf_into_a_stuck_page_blocks_nobody)
+{
+	struct cmd_thread stop = { 0 };
+	struct reply_thread gs = { .ret = -2 };
+	struct ltt_subbuf sub;
+	struct ltt_session s;
+	struct stuck_page sp;
+	struct pollfd pfd;
+	unsigned int i;
+	int ret;
+
+	if (!ltt_setup(_metadata, &s, NULL, true))
+		return;
+	ASSERT_EQ(0, ltt_start(s.fd)) TH_LOG("%s", strerror(errno));
+	/* A packet of this CPU, closed by the flush timer. */
+	for (i = 0; i < 100; i++)
+		syscall(__NR_getppid);
+	pfd = (struct pollfd){ .fd = -1, .events = POLLIN };
+	for (i = 0; i < s.n_cpus && pfd.fd < 0; i++) {
+		struct pollfd one = { .fd = s.rd[i].fd, .events = POLLIN };
+
+		if (poll(&one, 1, 3000) == 1)
+			pfd = one;
+	}
+	ASSERT_LE(0, pfd.fd) TH_LOG("no CPU's buffer had a packet in 3 s");
+	if (!stuck_page_make(_metadata, &sp))
+		return;
+	gs.fd = pfd.fd;
+	gs.to = sp.area;
+	ASSERT_EQ(0, pthread_create(&gs.thread, NULL, get_subbuf_into, &gs));
+	ASSERT_EQ(0, stuck_page_wait(&sp)) TH_LOG("GET_SUBBUF never faulted");
+	ret = stop_goes_through(&stop, s.fd);
+	EXPECT_EQ(0, ret) TH_LOG("STOP waits for the stuck GET_SUBBUF");
+	if (!ret) {
+		EXPECT_EQ(0, stop.ret) TH_LOG("STOP: %s", strerror(stop.err));
+		EXPECT_EQ(0, can_record()) TH_LOG("%s", ltt_err);
+	}
+	ASSERT_EQ(0, stuck_page_release(&sp)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, pthread_join(gs.thread, NULL));
+	if (ret)
+		ASSERT_EQ(0, pthread_join(stop.thread, NULL));
+	EXPECT_EQ(0, gs.ret) TH_LOG("GET_SUBBUF: %s", strerror(gs.err));
+	stuck_page_free(&sp);
+	/* The packet the faulting call named is held: put it back. */
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(pfd.fd, LTT_BUF_GET_SUBBUF, &sub));
+	EXPECT_EQ(EBUSY, errno) TH_LOG("the first GET_SUBBUF holds its packet");
+	EXPECT_EQ(0, ioctl(pfd.fd, LTT_BUF_PUT_SUBBUF));
 	ltt_session_close(&s);
 }
 
@@ -1097,6 +1210,218 @@ TEST(start_and_stop_racing_a_writer_keep_every_session_whole)
 	close(l.event_fd);
 	ltt_session_close(&a);
 	ltt_session_close(&b);
+}
+
+#define FAIL_NTH	"/proc/thread-self/fail-nth"
+#define FAULTS		"/sys/kernel/debug/"
+
+/* Have the next @n-th allocation of this task fail (0: none). */
+static int fail_nth(int fd, unsigned int n)
+{
+	char b[16];
+	int len = snprintf(b, sizeof(b), "%u", n);
+
+	return pwrite(fd, b, len, 0) == len ? 0 : -1;
+}
+
+/* Allocations left before the armed one: 0 once it failed. */
+static long fail_nth_left(int fd)
+{
+	char b[16] = "";
+
+	if (pread(fd, b, sizeof(b) - 1, 0) <= 0)
+		return -1;
+	return strtol(b, NULL, 10);
+}
+
+/* A recording that records: START, calls, STOP, every record read. */
+static int records_whole(void)
+{
+	struct ltt_trace t = { 0 };
+	struct ltt_session s;
+	int ret = -1, i;
+
+	if (ltt_session_open(&s, NULL) || ltt_open_readers(&s) ||
+	    ltt_start(s.fd))
+		goto out;
+	for (i = 0; i < 10; i++)
+		syscall(__NR_getppid);
+	if (ltt_stop(s.fd) || ltt_read_stopped(&s, &t) ||
+	    ltt_check_accounting(&s))
+		goto out;
+	ret = ltt_count(&s.reg, &t, "syscall_entry", -1) >= 10 ? 0 :
+	      ltt_fail("%zu syscall_entry records of 10 calls",
+		       ltt_count(&s.reg, &t, "syscall_entry", -1));
+out:
+	ltt_trace_free(&t);
+	ltt_session_close(&s);
+	return ret;
+}
+
+enum fault_step { FAULT_CREATE, FAULT_BUFFER_FD, FAULT_START };
+
+/*
+ * Run @step with its @n-th allocation failing.  Returns 1 when the
+ * failure fired and the call failed with ENOMEM, 2 when it fired and the
+ * call did without (a fallback: kvmalloc() tries vmalloc()), 0 when no
+ * allocation was left to fail (the call succeeded), -1 and a message
+ * when the call failed otherwise.
+ */
+static int fault_at(int nth, enum fault_step step, unsigned int n)
+{
+	static const char *const names[] = { "CREATE", "BUFFER_FD", "START" };
+	int fd = -1, ret, err;
+	long left;
+
+	if (step != FAULT_CREATE) {
+		fd = ltt(LTT_CMD_CREATE, &ltt_create_default,
+			 sizeof(ltt_create_default));
+		if (fd < 0)
+			return ltt_fail("CREATE: %s", strerror(errno));
+	}
+	if (fail_nth(nth, n))
+		return ltt_fail("%s: %s", FAIL_NTH, strerror(errno));
+	if (step == FAULT_CREATE)
+		ret = ltt(LTT_CMD_CREATE, &ltt_create_default,
+			  sizeof(ltt_create_default));
+	else if (step == FAULT_BUFFER_FD)
+		ret = ltt_buffer_fd(fd, 0);
+	else
+		ret = ltt_start(fd);
+	err = errno;
+	left = fail_nth_left(nth);
+	fail_nth(nth, 0);
+	if (ret >= 0 && step != FAULT_START)
+		close(ret);
+	if (fd >= 0)
+		close(fd);
+	if (ret < 0 && (left || err != ENOMEM))
+		return ltt_fail("%s, allocation %u failing: %s, %ld left",
+				names[step], n, strerror(err), left);
+	if (left)
+		return 0;
+	return ret < 0 ? 1 : 2;
+}
+
+/*
+ * Every allocation that CREATE, BUFFER_FD and START make, failed in turn
+ * (the fault injection that syzkaller uses): each time the call fails
+ * with ENOMEM and leaves nothing half-made (KASAN, lockdep, kmemleak and
+ * the timer checks watch the error paths), until the call that needs no
+ * more allocations than were let through succeeds; then a recording
+ * still records.
+ */
+TEST(every_allocation_failure_is_a_clean_enomem)
+{
+	static const char *const knobs[] = {
+		FAULTS "failslab/ignore-gfp-wait",
+		FAULTS "fail_page_alloc/ignore-gfp-wait",
+		FAULTS "fail_page_alloc/ignore-gfp-highmem",
+		FAULTS "fail_page_alloc/min-order",
+		FAULTS "failslab/verbose",
+		FAULTS "fail_page_alloc/verbose",
+	};
+	unsigned int i, n, failures[3] = { 0 }, fallbacks[3] = { 0 };
+	enum fault_step step;
+	int nth, ret = 0;
+
+	nth = open(FAIL_NTH, O_RDWR | O_CLOEXEC);
+	if (nth < 0 || access(knobs[0], W_OK))
+		SKIP(return, "no fault injection (CONFIG_FAULT_INJECTION, %s)",
+		     "FAILSLAB, FAIL_PAGE_ALLOC, FAULT_INJECTION_DEBUG_FS");
+	for (i = 0; i < ARRAY_SIZE(knobs); i++)
+		ASSERT_EQ(0, ltt_write_str(knobs[i], "0")) TH_LOG("%s", ltt_err);
+	for (step = FAULT_CREATE; step <= FAULT_START; step++) {
+		for (n = 1; n < 10000; n++) {
+			ret = fault_at(nth, step, n);
+			if (ret <= 0)
+				break;
+			if (ret == 1)
+				failures[step]++;
+			else
+				fallbacks[step]++;
+		}
+		EXPECT_EQ(0, ret) TH_LOG("%s", ltt_err);
+		EXPECT_LT(0U, failures[step]) TH_LOG("no allocation failed");
+	}
+	close(nth);
+	/* Allocations failed in turn: ENOMEM + done without. */
+	TH_LOG("CREATE %u + %u, BUFFER_FD %u + %u, START %u + %u",
+	       failures[0], fallbacks[0], failures[1], fallbacks[1],
+	       failures[2], fallbacks[2]);
+	/* The probes of the failed STARTs leave a second after. */
+	sleep(2);
+	EXPECT_EQ(0, records_whole()) TH_LOG("%s", ltt_err);
+}
+
+/*
+ * An interrupt is nobody's: a user session records nothing raised in one,
+ * whoever's task it interrupts.  The irq_repeat knob logs the user's
+ * custom event once more from a hard interrupt on the CPU the user's
+ * task logged it on, that task current: root's session records both,
+ * the user's only the one its task made.
+ */
+TEST(user_session_records_nothing_from_an_interrupt)
+{
+	int go[2], done[2], status;
+	struct ltt_trace t = { 0 };
+	struct ltt_session s;
+	pid_t child;
+	char c = 0;
+
+	if (no_knobs())
+		SKIP(return, "no " KNOB("") " (CONFIG_LTT_SELFTEST)");
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		struct ltt_trace ut = { 0 };
+		struct ltt_session us;
+		__u32 v = 7;
+		struct ltt_event_log log = {
+			.size = sizeof(v),
+			.data = (uintptr_t)&v,
+		};
+
+		become_nobody();
+		log.event_fd = make_type("ltt_test_irq");
+		if (log.event_fd < 0)
+			_exit(10);
+		if (ltt_session_open(&us, NULL) || ltt_open_readers(&us) ||
+		    ltt_start(us.fd))
+			_exit(11);
+		if (write(go[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(12);
+		if (ltt(LTT_CMD_EVENT_LOG, &log, sizeof(log)))
+			_exit(13);
+		if (ltt_stop(us.fd) || ltt_read_stopped(&us, &ut) ||
+		    ltt_check_accounting(&us))
+			_exit(14);
+		if (ltt_count(&us.reg, &ut, "ltt_test_irq", -1) != 1)
+			_exit(15);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(go[0], &c, 1)) TH_LOG("the user session did not start");
+	ASSERT_EQ(0, ltt_session_open(&s, NULL)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_open_readers(&s)) TH_LOG("%s", ltt_err);
+	ltt_start_or_fail(_metadata, s.fd);
+	SET_KNOB("irq_repeat", "1");
+	ASSERT_EQ(1, write(done[1], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	CLEAR_KNOB("irq_repeat");
+	ltt_stop_or_fail(_metadata, s.fd);
+	ASSERT_EQ(0, ltt_read_stopped(&s, &t)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_check_accounting(&s)) TH_LOG("%s", ltt_err);
+	EXPECT_EQ(2U, ltt_count(&s.reg, &t, "ltt_test_irq", -1))
+		TH_LOG("root's session: the user's event and the interrupt's");
+	ltt_trace_free(&t);
+	ltt_session_close(&s);
+	ltt_write_str(USER_SESSIONS, "0");
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("10-14: the user's type, session or log; %s",
+		       "15: it recorded the interrupt's event");
 }
 
 TEST_HARNESS_MAIN

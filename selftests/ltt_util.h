@@ -1008,6 +1008,8 @@ static inline int ltt_check_accounting(struct ltt_session *s)
  * by its syscall_exit, whose ret goes to @rets (up to @max of them; NULL:
  * only count).  Another task's calls may come in between: a call can be
  * preempted, and a child not yet pinned elsewhere run there meanwhile.
+ * When more than one task is recorded, sched_change must be too: without
+ * it every record is taken for its packet's task.
  * Returns the number of calls, or -1.
  */
 static inline long ltt_syscall_returns(const struct ltt_registry *reg,
