@@ -37,6 +37,7 @@ SPLATS=(
 	'BUG:' 'WARNING:' 'Oops' 'Kernel panic' 'general protection fault'
 	'KASAN' 'UBSAN' 'possible circular locking' 'inconsistent lock state'
 	'sleeping function called from invalid context'
+	'turning off the locking correctness validator'
 	'kmemleak: .*suspected memory leak' 'unreferenced object'
 )
 
