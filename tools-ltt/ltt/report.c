@@ -383,7 +383,7 @@ int cmd_report(int argc, char **argv)
 	if (r.compat_abi < 0)
 		r.syscall_compat = -1;
 	r.table = ltt_trace_syscalls(t);
-	r.notes = field_notes_new(reg);
+	r.notes = field_notes_new(reg, r.table);
 	if (report_find_fds(&r, reg)) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;

@@ -212,6 +212,7 @@ static const struct {
 };
 
 struct field_notes {
+	const struct ltt_syscall_table *arch;	/* names the traps */
 	unsigned int n_events;
 	char sig[32][16];		/* "SIGTERM" */
 	int sig_field;			/* process_signal's "sig", -1 if none */
@@ -219,7 +220,8 @@ struct field_notes {
 	uint8_t kind[][LTT_FIELDS_MAX];	/* by event id and field */
 };
 
-struct field_notes *field_notes_new(const struct ltt_registry *reg)
+struct field_notes *field_notes_new(const struct ltt_registry *reg,
+				    const struct ltt_syscall_table *arch)
 {
 	struct field_notes *fn = calloc(1, sizeof(*fn) + (reg->n_events + 1) *
 					sizeof(fn->kind[0]));
@@ -227,6 +229,7 @@ struct field_notes *field_notes_new(const struct ltt_registry *reg)
 
 	if (!fn)
 		return NULL;
+	fn->arch = arch;
 	fn->n_events = reg->n_events;
 	fn->sig_field = -1;
 	for (i = 1; i < 32; i++)
@@ -269,7 +272,7 @@ const char *field_note(struct field_notes *fn, const struct ltt_item *it,
 	v = ltt_item_int(it, i);
 	switch (fn->kind[it->desc->id][i]) {
 	case NOTE_TRAP:
-		return tl_trap_name(v);
+		return tl_trap_name(fn->arch, v);
 	case NOTE_SIGNAL:
 		return v > 0 && v < 32 && fn->sig[v][0] ? fn->sig[v] : NULL;
 	case NOTE_SOFTIRQ:
@@ -720,7 +723,7 @@ static void signal_line(struct strace *s, const struct ltt_item *it)
 
 static void trap_line(struct strace *s, struct call *c, uint64_t end)
 {
-	const char *name = tl_trap_name(c->trap_nr);
+	const char *name = tl_trap_name(s->syscalls, c->trap_nr);
 	struct out *o = s->o;
 
 	lead(s, c->trap_ts, c->pid, c->cpu);

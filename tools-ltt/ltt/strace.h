@@ -25,6 +25,8 @@
 
 #include "out.h"
 
+struct ltt_syscall_table;
+
 struct strace;
 
 struct strace *strace_new(const struct ltt_trace *t, struct out *o,
@@ -45,7 +47,8 @@ void report_json_item(struct out *o, const struct ltt_trace *t,
  */
 struct field_notes;
 
-struct field_notes *field_notes_new(const struct ltt_registry *reg);
+struct field_notes *field_notes_new(const struct ltt_registry *reg,
+				    const struct ltt_syscall_table *arch);
 void field_notes_free(struct field_notes *fn);
 /* May field @i of event @id have a note (field_note() not always NULL)? */
 bool field_note_may(const struct field_notes *fn, unsigned int id,

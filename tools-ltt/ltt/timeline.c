@@ -38,20 +38,110 @@ enum tl_state tl_state_of(uint64_t s)
 	return TL_SLEEPING;			/* S, TASK_IDLE, stopped... */
 }
 
-const char *tl_trap_name(uint64_t nr)
-{
-	/* arch/x86/include/asm/trapnr.h */
-	static const char *const x86[] = {
-		"divide_error", "debug", "nmi", "int3", "overflow", "bounds",
-		"invalid_op", "device_not_available", "double_fault",
-		"coprocessor_segment_overrun", "invalid_tss",
-		"segment_not_present", "stack_segment", "general_protection",
-		"page_fault", "spurious", "coprocessor_error",
-		"alignment_check", "machine_check", "simd_error",
-		"virtualization", "control_protection",
-	};
+/* A trap number and its name, in a table of the architecture's numbers. */
+struct trap_name {
+	uint16_t nr;
+	const char *name;
+};
 
-	return nr < sizeof(x86) / sizeof(x86[0]) ? x86[nr] : NULL;
+#define TRAPS(a)	{ a, sizeof(a) / sizeof(a[0]) }
+
+/* arch/x86/include/asm/trapnr.h */
+static const struct trap_name x86_traps[] = {
+	{ 0, "divide_error" }, { 1, "debug" }, { 2, "nmi" }, { 3, "int3" },
+	{ 4, "overflow" }, { 5, "bounds" }, { 6, "invalid_op" },
+	{ 7, "device_not_available" }, { 8, "double_fault" },
+	{ 9, "coprocessor_segment_overrun" }, { 10, "invalid_tss" },
+	{ 11, "segment_not_present" }, { 12, "stack_segment" },
+	{ 13, "general_protection" }, { 14, "page_fault" }, { 15, "spurious" },
+	{ 16, "coprocessor_error" }, { 17, "alignment_check" },
+	{ 18, "machine_check" }, { 19, "simd_error" }, { 20, "virtualization" },
+	{ 21, "control_protection" },
+};
+
+/* The CP0 Cause register's ExcCode (arch/mips/include/asm/mipsregs.h) */
+static const struct trap_name mips_traps[] = {
+	{ 0, "interrupt" }, { 1, "tlb_modified" }, { 2, "tlb_load" },
+	{ 3, "tlb_store" }, { 4, "address_error_load" },
+	{ 5, "address_error_store" }, { 6, "bus_error_ifetch" },
+	{ 7, "bus_error_data" }, { 8, "syscall" }, { 9, "breakpoint" },
+	{ 10, "reserved_instruction" }, { 11, "coprocessor_unusable" },
+	{ 12, "overflow" }, { 13, "trap" }, { 14, "msa_fpe" }, { 15, "fpe" },
+	{ 19, "tlb_read_inhibit" }, { 20, "tlb_execute_inhibit" },
+	{ 21, "msa_disabled" }, { 23, "watch" }, { 24, "machine_check" },
+	{ 30, "cache_error" },
+};
+
+/* The interrupt vector, TRAP(regs) (arch/powerpc/include/asm/ptrace.h) */
+static const struct trap_name ppc_traps[] = {
+	{ 0x100, "system_reset" }, { 0x200, "machine_check" },
+	{ 0x300, "data_storage" }, { 0x380, "data_segment" },
+	{ 0x400, "instruction_storage" }, { 0x480, "instruction_segment" },
+	{ 0x500, "external" }, { 0x600, "alignment" }, { 0x700, "program" },
+	{ 0x800, "fp_unavailable" }, { 0x900, "decrementer" },
+	{ 0xc00, "system_call" }, { 0xd00, "single_step" },
+	{ 0xf20, "altivec_unavailable" },
+};
+
+/* The program interruption code (arch/s390/mm/fault.c, pgm_check.S) */
+static const struct trap_name s390_traps[] = {
+	{ 0x01, "operation" }, { 0x02, "privileged_operation" },
+	{ 0x04, "protection" }, { 0x05, "addressing" },
+	{ 0x06, "specification" }, { 0x10, "segment_translation" },
+	{ 0x11, "page_translation" }, { 0x38, "asce_type" },
+	{ 0x39, "region_first_translation" },
+	{ 0x3a, "region_second_translation" },
+	{ 0x3b, "region_third_translation" },
+};
+
+/* EXPEVT (arch/sh/kernel/cpu/sh4/entry.S) */
+static const struct trap_name sh_traps[] = {
+	{ 0x040, "tlb_miss_load" }, { 0x060, "tlb_miss_store" },
+	{ 0x080, "initial_page_write" }, { 0x0a0, "tlb_protection_load" },
+	{ 0x0c0, "tlb_protection_store" }, { 0x0e0, "address_error_load" },
+	{ 0x100, "address_error_store" },
+};
+
+/* The short-descriptor fault status, fsr_fs() (arch/arm/mm/fsr-2level.c) */
+static const struct trap_name arm_traps[] = {
+	{ 0x1, "alignment" }, { 0x3, "section_access_flag" },
+	{ 0x4, "icache_maintenance" }, { 0x5, "section_translation" },
+	{ 0x6, "page_access_flag" }, { 0x7, "page_translation" },
+	{ 0x8, "external_abort" }, { 0x9, "section_domain" },
+	{ 0xb, "page_domain" }, { 0xd, "section_permission" },
+	{ 0xf, "page_permission" },
+};
+
+static const struct {
+	const char *table;		/* a syscall table's name, or its prefix */
+	struct {
+		const struct trap_name *v;
+		size_t n;
+	} traps;
+} arch_traps[] = {
+	{ "x86_64", TRAPS(x86_traps) }, { "x32", TRAPS(x86_traps) },
+	{ "i386", TRAPS(x86_traps) }, { "mips", TRAPS(mips_traps) },
+	{ "ppc", TRAPS(ppc_traps) }, { "s390", TRAPS(s390_traps) },
+	{ "sh", TRAPS(sh_traps) }, { "arm", TRAPS(arm_traps) },
+};
+
+const char *tl_trap_name(const struct ltt_syscall_table *arch, uint64_t nr)
+{
+	size_t i, j;
+
+	if (!arch)
+		return NULL;		/* a machine we know nothing of */
+	for (i = 0; i < sizeof(arch_traps) / sizeof(arch_traps[0]); i++) {
+		const char *p = arch_traps[i].table;
+
+		if (strncmp(arch->name, p, strlen(p)))
+			continue;
+		for (j = 0; j < arch_traps[i].traps.n; j++)
+			if (arch_traps[i].traps.v[j].nr == nr)
+				return arch_traps[i].traps.v[j].name;
+		return NULL;
+	}
+	return NULL;
 }
 
 const char *tl_softirq_name(uint64_t vec)
@@ -516,7 +606,8 @@ static void on_trap(struct timeline *tl, unsigned int cpu, struct tl_task *k,
 	uint32_t call;
 
 	call = call_new(tl, TL_TRAP, it->ts, it->pid,
-			name_or_number(tl, tl_trap_name(nr), "trap_", nr));
+			name_or_number(tl, tl_trap_name(tl->syscalls, nr), "trap_",
+				      nr));
 	if (call == UINT32_MAX)
 		return;
 	tl->calls[call].nr = nr;

@@ -185,7 +185,8 @@ extern const char *const tl_state_names[TL_STATES];
 /* The state a task leaves the CPU in, from sched_change's out_state. */
 enum tl_state tl_state_of(uint64_t out_state);
 /* Linux's names of trap (x86 vector) and softirq numbers, or NULL. */
-const char *tl_trap_name(uint64_t nr);
+/* Trap @nr's name on the machine of syscall table @arch; NULL: unknown. */
+const char *tl_trap_name(const struct ltt_syscall_table *arch, uint64_t nr);
 const char *tl_softirq_name(uint64_t vec);
 
 #endif /* LTT_TIMELINE_H */

@@ -72,6 +72,16 @@ check "watch i386: syscalls" "         200  getppid" \
 ppc=$("$ltt" report "$fx/arch-powerpc")
 check "report ppc: getppid" 200 "$(grep -c ' syscall_entry: id=64(getppid) ' <<<"$ppc")"
 check "report ppc: openat" 23 "$(grep -c ' syscall_entry: id=286(openat) ' <<<"$ppc")"
+# mips (32-bit, big-endian, from make check-arch): o32's numbers start at
+# 4000, and a trap is the Cause register's ExcCode, not an x86 vector
+mips=$("$ltt" report "$fx/arch-mips")
+check "report mips: getppid" 200 "$(grep -c ' syscall_entry: id=4064(getppid) ' <<<"$mips")"
+check "report mips: TLB store traps named" 1 "$(grep -c ' trap_entry: trap=3(tlb_store) ' <<<"$mips" | grep -c '^[1-9]')"
+check "report mips: no x86 trap names" 0 "$(grep -c '(debug)\|(page_fault)' <<<"$mips")"
+check "stats mips: getppid" 1 \
+	"$("$ltt" stats "$fx/arch-mips" | grep -cE '^ +200  getppid +4064$')"
+check "report ppc: traps are vectors" 0 \
+	"$("$ltt" report "$fx/arch-powerpc" | grep -c ' trap_entry: trap=[0-9]*(\(debug\|page_fault\|nmi\))')"
 check "report x86_64: getppid" 200 "$(grep -c ' syscall_entry: id=110(getppid) ' <<<"$all")"
 # a machine without a table: numbers, not x86_64's names
 archtmp=$(mktemp -d)

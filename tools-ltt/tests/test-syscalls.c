@@ -175,6 +175,8 @@ void syscalls_table_of_a_trace(void **state)
 			 &ltt_syscalls_i386);
 	assert_ptr_equal(table_of(FIXTURE("arch-powerpc"), "ppc"),
 			 &ltt_syscalls_ppc32);
+	assert_ptr_equal(table_of(FIXTURE("arch-mips"), "mips"),
+			 &ltt_syscalls_mips_o32);
 	assert_ptr_equal(table_of(FIXTURE("basic"), "x86_64"),
 			 &ltt_syscalls_x86_64);
 	dir = basic_of_arch("riscv64");

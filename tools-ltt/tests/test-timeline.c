@@ -11,6 +11,7 @@
 
 #include "../ltt/json.h"
 #include "../ltt/ltt.h"
+#include "../ltt/syscalls.h"
 #include "../ltt/timeline.h"
 #include "tests.h"
 #include "writer.h"
@@ -315,7 +316,20 @@ void timeline_state_of_out_state(void **state)
 	assert_int_equal(tl_state_of(0x2001), TL_SLEEPING);	/* freezable */
 	assert_int_equal(tl_state_of(0x80), TL_DEAD);
 	assert_int_equal(tl_state_of(0x10), TL_DEAD);
-	assert_string_equal(tl_trap_name(14), "page_fault");
+	assert_string_equal(tl_trap_name(&ltt_syscalls_x86_64, 14), "page_fault");
+	assert_string_equal(tl_trap_name(&ltt_syscalls_i386, 1), "debug");
+	/* each machine its own numbers: mips's ExcCode, ppc's vectors */
+	assert_string_equal(tl_trap_name(&ltt_syscalls_mips_o32, 1),
+			    "tlb_modified");
+	assert_string_equal(tl_trap_name(&ltt_syscalls_ppc32, 0x400),
+			    "instruction_storage");
+	assert_null(tl_trap_name(&ltt_syscalls_ppc32, 14));
+	assert_string_equal(tl_trap_name(&ltt_syscalls_s390x, 0x11),
+			    "page_translation");
+	assert_string_equal(tl_trap_name(&ltt_syscalls_arm, 0x7),
+			    "page_translation");
+	assert_null(tl_trap_name(&ltt_syscalls_aarch64, 14));
+	assert_null(tl_trap_name(NULL, 14));
 	assert_string_equal(tl_softirq_name(9), "RCU");
 	assert_null(tl_softirq_name(10));
 }
