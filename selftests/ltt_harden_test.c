@@ -358,41 +358,66 @@ static void *get_subbuf_into(void *arg)
 }
 
 /*
- * STATUS into a page that faults in only when a userfaultfd handler says
- * so holds no lock meanwhile: a STOP of the same session, and another
- * session's START and STOP, go through (they waited, with all tracing,
- * and root's lttd sat in D state).
+ * Make @rt's call, @fn, write its reply into a stuck page; while it waits
+ * there, a STOP of @session_fd must go through within 5 s and fail with
+ * @stop_err (0: succeed), and another session must record.  Then the
+ * page is let in and @rt's call must succeed.
  */
-TEST(status_into_a_stuck_page_blocks_nobody)
+static void stop_beside_a_stuck_reply(struct __test_metadata *_metadata,
+				      void *(*fn)(void *),
+				      struct reply_thread *rt,
+				      int session_fd, int stop_err,
+				      const char *what)
 {
 	struct cmd_thread stop = { 0 };
-	struct reply_thread st = { .ret = -2 };
-	struct ltt_session s;
 	struct stuck_page sp;
 	int ret;
 
-	if (!ltt_setup(_metadata, &s, NULL, false))
-		return;
 	if (!stuck_page_make(_metadata, &sp))
 		return;
-	st.fd = s.fd;
-	st.to = sp.area;
-	ASSERT_EQ(0, pthread_create(&st.thread, NULL, status_into, &st));
-	ASSERT_EQ(0, stuck_page_wait(&sp)) TH_LOG("STATUS never faulted");
-	/* STATUS is stuck in its fault now. */
-	ret = stop_goes_through(&stop, s.fd);
-	EXPECT_EQ(0, ret) TH_LOG("STOP of the session waits for the stuck STATUS");
+	rt->to = sp.area;
+	rt->ret = -2;
+	ASSERT_EQ(0, pthread_create(&rt->thread, NULL, fn, rt));
+	ASSERT_EQ(0, stuck_page_wait(&sp)) TH_LOG("%s never faulted", what);
+	/* The call is stuck in its fault now. */
+	ret = stop_goes_through(&stop, session_fd);
+	EXPECT_EQ(0, ret) TH_LOG("STOP of the session waits for the stuck %s",
+				 what);
 	if (!ret) {
-		EXPECT_EQ(-1, stop.ret);
-		EXPECT_EQ(EINVAL, stop.err) TH_LOG("a session that never started");
+		if (stop_err) {
+			EXPECT_EQ(-1, stop.ret);
+			EXPECT_EQ(stop_err, stop.err)
+				TH_LOG("STOP: %s", strerror(stop.err));
+		} else {
+			EXPECT_EQ(0, stop.ret)
+				TH_LOG("STOP: %s", strerror(stop.err));
+		}
 		EXPECT_EQ(0, can_record()) TH_LOG("%s", ltt_err);
 	}
 	ASSERT_EQ(0, stuck_page_release(&sp)) TH_LOG("%s", strerror(errno));
-	ASSERT_EQ(0, pthread_join(st.thread, NULL));
+	ASSERT_EQ(0, pthread_join(rt->thread, NULL));
 	if (ret)
 		ASSERT_EQ(0, pthread_join(stop.thread, NULL));
-	EXPECT_EQ(0, st.ret) TH_LOG("STATUS: %s", strerror(st.err));
+	EXPECT_EQ(0, rt->ret) TH_LOG("%s: %s", what, strerror(rt->err));
 	stuck_page_free(&sp);
+}
+
+/*
+ * STATUS into a page that faults in only when a userfaultfd handler says
+ * so holds no lock meanwhile: a STOP of the same session (EINVAL: it
+ * never started), and another session's START and STOP, go through
+ * (they waited, with all tracing, and root's lttd sat in D state).
+ */
+TEST(status_into_a_stuck_page_blocks_nobody)
+{
+	struct reply_thread st = { 0 };
+	struct ltt_session s;
+
+	if (!ltt_setup(_metadata, &s, NULL, false))
+		return;
+	st.fd = s.fd;
+	stop_beside_a_stuck_reply(_metadata, status_into, &st, s.fd, EINVAL,
+				  "STATUS");
 	ltt_session_close(&s);
 }
 
@@ -404,14 +429,11 @@ TEST(status_into_a_stuck_page_blocks_nobody)
  */
 TEST(get_subbuf_into_a_stuck_page_blocks_nobody)
 {
-	struct cmd_thread stop = { 0 };
-	struct reply_thread gs = { .ret = -2 };
+	struct reply_thread gs = { 0 };
 	struct ltt_subbuf sub;
 	struct ltt_session s;
-	struct stuck_page sp;
 	struct pollfd pfd;
 	unsigned int i;
-	int ret;
 
 	if (!ltt_setup(_metadata, &s, NULL, true))
 		return;
@@ -427,24 +449,9 @@ TEST(get_subbuf_into_a_stuck_page_blocks_nobody)
 			pfd = one;
 	}
 	ASSERT_LE(0, pfd.fd) TH_LOG("no CPU's buffer had a packet in 3 s");
-	if (!stuck_page_make(_metadata, &sp))
-		return;
 	gs.fd = pfd.fd;
-	gs.to = sp.area;
-	ASSERT_EQ(0, pthread_create(&gs.thread, NULL, get_subbuf_into, &gs));
-	ASSERT_EQ(0, stuck_page_wait(&sp)) TH_LOG("GET_SUBBUF never faulted");
-	ret = stop_goes_through(&stop, s.fd);
-	EXPECT_EQ(0, ret) TH_LOG("STOP waits for the stuck GET_SUBBUF");
-	if (!ret) {
-		EXPECT_EQ(0, stop.ret) TH_LOG("STOP: %s", strerror(stop.err));
-		EXPECT_EQ(0, can_record()) TH_LOG("%s", ltt_err);
-	}
-	ASSERT_EQ(0, stuck_page_release(&sp)) TH_LOG("%s", strerror(errno));
-	ASSERT_EQ(0, pthread_join(gs.thread, NULL));
-	if (ret)
-		ASSERT_EQ(0, pthread_join(stop.thread, NULL));
-	EXPECT_EQ(0, gs.ret) TH_LOG("GET_SUBBUF: %s", strerror(gs.err));
-	stuck_page_free(&sp);
+	stop_beside_a_stuck_reply(_metadata, get_subbuf_into, &gs, s.fd, 0,
+				  "GET_SUBBUF");
 	/* The packet the faulting call named is held: put it back. */
 	errno = 0;
 	EXPECT_EQ(-1, ioctl(pfd.fd, LTT_BUF_GET_SUBBUF, &sub));
