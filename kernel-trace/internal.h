@@ -257,8 +257,17 @@ extern u32 ltt_knobs[LTT_NR_KNOBS];
 extern unsigned long ltt_selftest_clock_back_ns;
 void ltt_selftest_sleep(enum ltt_knob knob);
 void ltt_selftest_spin(enum ltt_knob knob);
-void ltt_selftest_irq_repeat(unsigned int id, bool user, const void *data,
-			     unsigned int size);
+void __ltt_selftest_irq_repeat(unsigned int id, bool user, const void *data,
+			       unsigned int size);
+
+/* irq_repeat: log a custom event again from a hard interrupt, once. */
+static __always_inline void ltt_selftest_irq_repeat(unsigned int id, bool user,
+						    const void *data,
+						    unsigned int size)
+{
+	if (unlikely(READ_ONCE(ltt_knobs[LTT_KNOB_IRQ_REPEAT])))
+		__ltt_selftest_irq_repeat(id, user, data, size);
+}
 
 /* The clock's skew that clock_back_ns asks for, taken once. */
 static __always_inline unsigned long ltt_selftest_clock_skew(void)

@@ -108,7 +108,7 @@ static void ltt_irq_repeat_fn(struct irq_work *work)
 }
 
 /**
- * ltt_selftest_irq_repeat - log a custom event again from a hard interrupt
+ * __ltt_selftest_irq_repeat - log a custom event again from a hard interrupt
  * @id: its type's id
  * @user: the type was made by user space
  * @data: the payload, already checked
@@ -117,8 +117,8 @@ static void ltt_irq_repeat_fn(struct irq_work *work)
  * When irq_repeat is set, once: the interrupt is raised on this CPU with
  * preemption off, so the task that logged is current when it writes.
  */
-void ltt_selftest_irq_repeat(unsigned int id, bool user, const void *data,
-			     unsigned int size)
+void __ltt_selftest_irq_repeat(unsigned int id, bool user, const void *data,
+			       unsigned int size)
 {
 	if (!in_task() || !xchg(&ltt_knobs[LTT_KNOB_IRQ_REPEAT], 0))
 		return;

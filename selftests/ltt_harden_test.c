@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "ltt_stress.h"
 #include "ltt_workload.h"
 
 #define KNOB(name)	"/sys/kernel/debug/ltt/" name
@@ -1241,30 +1242,6 @@ static long fail_nth_left(int fd)
 	return strtol(b, NULL, 10);
 }
 
-/* A recording that records: START, calls, STOP, every record read. */
-static int records_whole(void)
-{
-	struct ltt_trace t = { 0 };
-	struct ltt_session s;
-	int ret = -1, i;
-
-	if (ltt_session_open(&s, NULL) || ltt_open_readers(&s) ||
-	    ltt_start(s.fd))
-		goto out;
-	for (i = 0; i < 10; i++)
-		syscall(__NR_getppid);
-	if (ltt_stop(s.fd) || ltt_read_stopped(&s, &t) ||
-	    ltt_check_accounting(&s))
-		goto out;
-	ret = ltt_count(&s.reg, &t, "syscall_entry", -1) >= 10 ? 0 :
-	      ltt_fail("%zu syscall_entry records of 10 calls",
-		       ltt_count(&s.reg, &t, "syscall_entry", -1));
-out:
-	ltt_trace_free(&t);
-	ltt_session_close(&s);
-	return ret;
-}
-
 enum fault_step { FAULT_CREATE, FAULT_BUFFER_FD, FAULT_START };
 
 /*
@@ -1358,7 +1335,7 @@ TEST(every_allocation_failure_is_a_clean_enomem)
 	       failures[2], fallbacks[2]);
 	/* The probes of the failed STARTs leave a second after. */
 	sleep(2);
-	EXPECT_EQ(0, records_whole()) TH_LOG("%s", ltt_err);
+	EXPECT_EQ(0, ltt_check_recording()) TH_LOG("%s", ltt_err);
 }
 
 /*
