@@ -102,9 +102,28 @@ configure() {
 	echo "$hash" >"$ADIR/config.hash"
 }
 
+# A compiler known to miscompile this architecture's kernel stops the
+# build with the reason: scripts/toolchain/ARCH-*.c, each compiled with
+# -O2 -S, must have a test of its variable in f() (see the file).
+toolchain_check() {
+	local c asm
+
+	rm -f "$ADIR/toolchain.bad"
+	for c in "$LTT_ROOT"/scripts/toolchain/"$A"-*.c; do
+		[[ -f $c ]] || continue
+		asm=$("${CROSS[$A]}gcc" -O2 -S -o - "$c" | sed -n '/^f:/,/\.size/p')
+		if ! grep -qE '^\s(tst|cmp/eq\s+#0,)' <<<"$asm"; then
+			log "$A: $(${CROSS[$A]}gcc --version | head -1) deletes the test before a branch at -O2 (${c#"$LTT_ROOT"/}): the kernel it builds cannot boot"
+			echo "$c" >"$ADIR/toolchain.bad"
+			return 1
+		fi
+	done
+}
+
 build_kernel() {
 	local start=$SECONDS target=${IMAGE[$A]##*/}
 
+	toolchain_check
 	configure
 	log "$A: building $AOBJ (-j$LTT_JOBS)"
 	amake -s "$target"
@@ -299,7 +318,7 @@ arch_one() {
 }
 
 main() {
-	local a rc failed=0
+	local a rc why failed=0
 
 	(($#)) || set -- "${ALL_ARCHS[@]}"
 	for a in "$@"; do
@@ -319,9 +338,11 @@ main() {
 		set -e
 		((rc == 0)) || failed=$((failed + 1))
 		if ((rc != 0)) && ! grep -q "^$A " "$ROWS"; then
+			why=build
+			[[ ! -f $LTT_BUILD/arch-$A/toolchain.bad ]] || why=compiler
 			log "$A: FAIL: the build failed (exit $rc)"
 			printf '%-8s %6s %6s %7s %6s %6s  %-5s %s\n' "$A" - - - - - - \
-				"FAIL (build)" >>"$ROWS"
+				"FAIL ($why)" >>"$ROWS"
 		fi
 	done
 	[[ $STEPS == *boot* ]] || return $((failed > 0))

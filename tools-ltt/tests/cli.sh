@@ -80,6 +80,22 @@ check "report mips: TLB store traps named" 1 "$(grep -c ' trap_entry: trap=3(tlb
 check "report mips: no x86 trap names" 0 "$(grep -c '(debug)\|(page_fault)' <<<"$mips")"
 check "stats mips: getppid" 1 \
 	"$("$ltt" stats "$fx/arch-mips" | grep -cE '^ +200  getppid +4064$')"
+# s390x (64-bit, big-endian, two CPUs): a trap is the program
+# interruption code, 0x11 a page translation exception
+s390=$("$ltt" report "$fx/arch-s390x")
+check "report s390x: getppid" 200 "$(grep -c ' syscall_entry: id=64(getppid) ' <<<"$s390")"
+check "report s390x: page translation traps named" 1 \
+	"$(grep -c ' trap_entry: trap=17(page_translation) ' <<<"$s390" | grep -c '^[1-9]')"
+check "report s390x: both CPUs" 2 "$(grep -o ' cpu [01] ' <<<"$s390" | sort -u | wc -l)"
+check "stats s390x: getppid" 1 \
+	"$("$ltt" stats "$fx/arch-s390x" | grep -cE '^ +200  getppid +64$')"
+# arm (32-bit EABI, two CPUs): a trap is the fault status, 7 a page
+# translation fault
+arm=$("$ltt" report "$fx/arch-arm")
+check "report arm: getppid" 200 "$(grep -c ' syscall_entry: id=64(getppid) ' <<<"$arm")"
+check "report arm: translation faults named" 1 \
+	"$(grep -c ' trap_entry: trap=7(page_translation) ' <<<"$arm" | grep -c '^[1-9]')"
+check "report arm: no x86 trap names" 0 "$(grep -c '(debug)\|(page_fault)' <<<"$arm")"
 check "report ppc: traps are vectors" 0 \
 	"$("$ltt" report "$fx/arch-powerpc" | grep -c ' trap_entry: trap=[0-9]*(\(debug\|page_fault\|nmi\))')"
 check "report x86_64: getppid" 200 "$(grep -c ' syscall_entry: id=110(getppid) ' <<<"$all")"

@@ -177,6 +177,10 @@ void syscalls_table_of_a_trace(void **state)
 			 &ltt_syscalls_ppc32);
 	assert_ptr_equal(table_of(FIXTURE("arch-mips"), "mips"),
 			 &ltt_syscalls_mips_o32);
+	assert_ptr_equal(table_of(FIXTURE("arch-s390x"), "s390x"),
+			 &ltt_syscalls_s390x);
+	assert_ptr_equal(table_of(FIXTURE("arch-arm"), "armv7l"),
+			 &ltt_syscalls_arm);
 	assert_ptr_equal(table_of(FIXTURE("basic"), "x86_64"),
 			 &ltt_syscalls_x86_64);
 	dir = basic_of_arch("riscv64");
@@ -197,6 +201,8 @@ void syscalls_filter_names_calls_of_the_trace(void **state)
 	assert_int_equal(filter_count(i386, "id == 64"), 200);
 	assert_int_equal(filter_count(i386, "syscall == \"semget\""), 0);
 	assert_int_equal(filter_count(FIXTURE("arch-powerpc"),
+				      "syscall == \"getppid\""), 200);
+	assert_int_equal(filter_count(FIXTURE("arch-s390x"),
 				      "syscall == \"getppid\""), 200);
 	assert_int_equal(filter_count(FIXTURE("basic"),
 				      "syscall == \"getppid\""), FX_GETPPID);
