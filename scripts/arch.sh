@@ -33,6 +33,8 @@
 source "$(dirname "$0")/lib.sh"
 
 ALL_ARCHS=(i386 powerpc sh4 s390x mips arm)
+# Options every compile of the architecture gets (toolchain_check).
+XFLAGS=()
 STEPS=${LTT_ARCH_STEPS:-build boot}
 
 # ARCH: kernel ARCH, CROSS_COMPILE, image (in kobj), qemu command, console,
@@ -70,7 +72,7 @@ declare -A RUN_TIMEOUT=([powerpc]=3600)
 # make in the patched tree for $ARCH, out of tree in $AOBJ, through ccache.
 amake() {
 	make -C "$KTREE" O="$AOBJ" ARCH="${K_ARCH[$A]}" \
-		CROSS_COMPILE="${CROSS[$A]}" CC="ccache ${CROSS[$A]}gcc" \
+		CROSS_COMPILE="${CROSS[$A]}" CC="ccache ${CROSS[$A]}gcc${XFLAGS[*]:+ ${XFLAGS[*]}}" \
 		HOSTCC="ccache gcc" -j"$LTT_JOBS" "$@"
 }
 
@@ -102,28 +104,45 @@ configure() {
 	echo "$hash" >"$ADIR/config.hash"
 }
 
-# A compiler known to miscompile this architecture's kernel stops the
-# build with the reason: scripts/toolchain/ARCH-*.c, each compiled with
-# -O2 -S, must have a test of its variable in f() (see the file).
-toolchain_check() {
-	local c asm
+# Does the cross compiler, with the options "$@", keep the test of the
+# reproducer $C?  (Compiled with -O2 -S, f() must test its variable:
+# tst, or cmp/eq #0; see the file.)
+keeps_the_test() {
+	"${CROSS[$A]}gcc" "$@" -O2 -S -o - "$C" | sed -n '/^f:/,/\.size/p' |
+		grep -qE '^\s(tst|cmp/eq\s+#0,)'
+}
 
+# A compiler known to miscompile this architecture's kernel is mended or
+# refused: scripts/toolchain/ARCH-*.c are reproducers.  When one fails,
+# scripts/toolchain/cc1.sh builds a cc1 with GCC's fix from Debian's GCC
+# source, and XFLAGS (-B its directory) make every compile of this
+# architecture use it.
+toolchain_check() {
+	local dir gcc
+
+	XFLAGS=()
 	rm -f "$ADIR/toolchain.bad"
-	for c in "$LTT_ROOT"/scripts/toolchain/"$A"-*.c; do
-		[[ -f $c ]] || continue
-		asm=$("${CROSS[$A]}gcc" -O2 -S -o - "$c" | sed -n '/^f:/,/\.size/p')
-		if ! grep -qE '^\s(tst|cmp/eq\s+#0,)' <<<"$asm"; then
-			log "$A: $(${CROSS[$A]}gcc --version | head -1) deletes the test before a branch at -O2 (${c#"$LTT_ROOT"/}): the kernel it builds cannot boot"
-			echo "$c" >"$ADIR/toolchain.bad"
-			return 1
+	for C in "$LTT_ROOT"/scripts/toolchain/"$A"-*.c; do
+		[[ -f $C ]] || continue
+		keeps_the_test && continue
+		gcc=$("${CROSS[$A]}gcc" --version | head -1)
+		log "$A: $gcc deletes the test before a branch (${C#"$LTT_ROOT"/}): a cc1 with GCC's fix"
+		"$LTT_ROOT/scripts/deps.sh" gcc-source
+		dir=$("$LTT_ROOT/scripts/toolchain/cc1.sh" "${CROSS[$A]%-}")
+		if keeps_the_test -B "$dir/"; then
+			XFLAGS=(-B "$dir/")
+			log "$A: compiling with $dir/cc1"
+			continue
 		fi
+		log "$A: $dir/cc1 deletes it too: the kernel it builds cannot boot"
+		echo "$C" >"$ADIR/toolchain.bad"
+		return 1
 	done
 }
 
 build_kernel() {
 	local start=$SECONDS target=${IMAGE[$A]##*/}
 
-	toolchain_check
 	configure
 	log "$A: building $AOBJ (-j$LTT_JOBS)"
 	amake -s "$target"
@@ -136,7 +155,7 @@ build_kernel() {
 # The selftests of selftests/Makefile, /init and lttd, static, with the
 # cross libc and the kernel's own uapi headers, into $ADIR/rootfs.
 build_rootfs() {
-	local cc="${CROSS[$A]}gcc" hdr=$ADIR/hdr rootfs=$ADIR/rootfs
+	local cc=("${CROSS[$A]}gcc" "${XFLAGS[@]}") hdr=$ADIR/hdr rootfs=$ADIR/rootfs
 	local progs name inc=$ADIR/tools-include t=$LTT_ROOT/tools-ltt
 
 	log "$A: installing the kernel headers to $hdr"
@@ -154,19 +173,19 @@ build_rootfs() {
 			continue
 		fi
 		# (The harness casts pointers to intmax_t: noise on 32-bit.)
-		ccache "$cc" -c -O2 -Wall -Wno-pointer-to-int-cast \
+		ccache "${cc[@]}" -c -O2 -Wall -Wno-pointer-to-int-cast \
 			-I "$hdr/include" -I "$KTREE/tools/testing/selftests" \
 			-I "$LTT_ROOT/selftests" -o "$ADIR/$name.o" \
 			"$LTT_ROOT/selftests/$name.c" 2>>"$ADIR/selftests.log" ||
 			die "$A: selftests/$name.c does not build (see $ADIR/selftests.log)"
 		# Stripped: r2d has 64 MiB, and the initramfs stays in it.
-		"$cc" -static -s -pthread -o "$rootfs/ltt/$name" "$ADIR/$name.o"
+		"${cc[@]}" -static -s -pthread -o "$rootfs/ltt/$name" "$ADIR/$name.o"
 		rm -f "$ADIR/$name.o"
 		echo "$name" >>"$rootfs/ltt/tests"
 	done
 	cp "$LTT_ROOT/selftests/settings" "$rootfs/ltt/settings"
 	find "$AOBJ/samples/ltt" -name '*.ko' -exec install -m 644 {} "$rootfs/ltt/" \; 2>/dev/null || true
-	"$cc" -static -s -O2 -Wall -o "$rootfs/init" "$LTT_ROOT/scripts/arch-init.c"
+	"${cc[@]}" -static -s -O2 -Wall -o "$rootfs/init" "$LTT_ROOT/scripts/arch-init.c"
 	ln -s ../init "$rootfs/bin/true"
 	# lttd, as tools-ltt/Makefile builds it, against this arch's headers
 	# (its syscall numbers) first.
@@ -174,7 +193,7 @@ build_rootfs() {
 	mkdir -p "$inc/linux"
 	cp "$LTT_ROOT/include-linux/uapi/ltt.h" "$inc/linux/ltt.h"
 	cp "$LTT_ROOT/include-linux/ltt-events.h" "$inc/ltt-events.h"
-	"$cc" -static -s -O2 -std=gnu11 -D_GNU_SOURCE -I "$hdr/include" \
+	"${cc[@]}" -static -s -O2 -std=gnu11 -D_GNU_SOURCE -I "$hdr/include" \
 		-I "$t/include" -I "$inc" -o "$rootfs/usr/bin/lttd" \
 		"$t"/lib/*.c "$t"/lttd/*.c "$t/ltt/options.c"
 	printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' \
@@ -290,6 +309,9 @@ arch_one() {
 	mkdir -p "$ADIR"
 	command -v "${CROSS[$A]}gcc" >/dev/null ||
 		die "${CROSS[$A]}gcc not found: run scripts/deps.sh arch"
+	if [[ $STEPS == *build* || $STEPS == *rootfs* ]]; then
+		toolchain_check
+	fi
 	if [[ $STEPS == *build* ]]; then
 		build_kernel
 	fi

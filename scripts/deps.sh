@@ -11,7 +11,8 @@
 # and its Debian packages), guest (boot it under QEMU), cross (the build
 # matrix's cross compilers), arch (make check-arch: cross libcs and
 # the QEMU of every architecture), view (a browser), bench (make bench's
-# compiler).
+# compiler); and gcc-source (scripts/toolchain/cc1.sh), which none
+# installs.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -39,6 +40,10 @@ declare -A GROUP=(
 		qemu-system-misc"
 	# ltt view's test (make view-test): a real browser
 	[view]="chromium"
+	# scripts/toolchain/cc1.sh: Debian's GCC source, for a cc1 with a fix
+	# Debian's cross compiler lacks (sh4); not in the default groups
+	[gcc-source]="gcc-12-source g++ make flex bison libgmp-dev libmpfr-dev
+		libmpc-dev zlib1g-dev patch xz-utils"
 	# make bench's compile case: a compiler for the guest, and strace to
 	# find the headers it opens
 	[bench]="tcc strace"
