@@ -115,8 +115,8 @@ keeps_the_test() {
 # A compiler known to miscompile this architecture's kernel is mended or
 # refused: scripts/toolchain/ARCH-*.c are reproducers.  When one fails,
 # scripts/toolchain/cc1.sh builds a cc1 with GCC's fix from Debian's GCC
-# source, and XFLAGS (-B its directory) make every compile of this
-# architecture use it.
+# source, and XFLAGS (-B its directory) make every compile
+# of this architecture use it.
 toolchain_check() {
 	local dir gcc
 
@@ -129,11 +129,12 @@ toolchain_check() {
 		log "$A: $gcc deletes the test before a branch (${C#"$LTT_ROOT"/}): a cc1 with GCC's fix"
 		"$LTT_ROOT/scripts/deps.sh" gcc-source
 		dir=$("$LTT_ROOT/scripts/toolchain/cc1.sh" "${CROSS[$A]%-}")
-		if keeps_the_test -B "$dir/"; then
-			XFLAGS=(-B "$dir/")
+		XFLAGS=(-B "$dir/")
+		if keeps_the_test "${XFLAGS[@]}"; then
 			log "$A: compiling with $dir/cc1"
 			continue
 		fi
+		XFLAGS=()
 		log "$A: $dir/cc1 deletes it too: the kernel it builds cannot boot"
 		echo "$C" >"$ADIR/toolchain.bad"
 		return 1

@@ -13,9 +13,31 @@
 # source and patches, so a new patch builds a new cc1 and ccache, which
 # hashes the command line, never mixes the objects of the two.  Needs
 # Debian's gcc-12-source (scripts/deps.sh gcc-source); cold, about 25
-# minutes of 2 CPUs.
+# minutes of 2 CPUs.  DIR/cc1 is a wrapper of DIR/cc1.bin (see wrap()).
 
 source "$(dirname "$0")/../lib.sh"
+
+# This cc1 knows none of Debian's include directories: $dir/cc1, what
+# the driver runs, gives them to $dir/cc1.bin where Debian's own cc1
+# would search them (not under -nostdinc, after every -isystem).
+wrap() {
+	local triplet=$1 dir=$2 d inc=""
+
+	for d in "$("$triplet-gcc" -print-file-name=include)" \
+		"$("$triplet-gcc" -print-file-name=include-fixed)" \
+		"/usr/$triplet/include"; do
+		[[ ! -d $d ]] || inc+=" -isystem $d"
+	done
+	cat >"$dir/cc1" <<-END
+	#!/bin/sh
+	# Written by scripts/toolchain/cc1.sh: Debian's include directories.
+	case " \$* " in
+	*" -nostdinc "*) exec "$dir/cc1.bin" "\$@" ;;
+	esac
+	exec "$dir/cc1.bin" "\$@"$inc
+	END
+	chmod +x "$dir/cc1"
+}
 
 main() {
 	local triplet=${1:?usage: cc1.sh TRIPLET} src=/usr/src/gcc-12 hash dir p
@@ -23,7 +45,7 @@ main() {
 
 	# The CPU Debian's driver and libraries are built for.
 	case $triplet in
-	sh4-*) extra=(--with-cpu=sh4) ;;
+	sh4-*) extra=(--with-cpu=sh4 --with-multilib-list=m4,m4-nofpu) ;;
 	esac
 
 	[[ -f $src/gcc-12.2.0-dfsg.tar.xz ]] ||
@@ -54,8 +76,9 @@ main() {
 		die "configure failed: see $dir/configure.log"
 	make -C "$dir/obj" -j"$LTT_JOBS" all-gcc >"$dir/make.log" 2>&1 ||
 		die "make failed: see $dir/make.log"
-	cp "$dir/obj/gcc/cc1" "$dir/cc1"
+	cp "$dir/obj/gcc/cc1" "$dir/cc1.bin"
 	rm -rf "$dir/obj" "$dir/gcc-12.2.0"
+	wrap "$triplet" "$dir"
 	echo "$dir"
 }
 
