@@ -104,39 +104,41 @@ configure() {
 	echo "$hash" >"$ADIR/config.hash"
 }
 
-# Does the cross compiler, with the options "$@", keep the test of the
-# reproducer $C?  (Compiled with -O2 -S, f() must test its variable:
-# tst, or cmp/eq #0; see the file.)
+# Does the cross compiler, with XFLAGS, keep the test of the reproducer
+# $1?  (Compiled with -O2 -S, f() must test its variable: tst, or
+# cmp/eq #0; see the file.)
 keeps_the_test() {
-	"${CROSS[$A]}gcc" "$@" -O2 -S -o - "$C" | sed -n '/^f:/,/\.size/p' |
-		grep -qE '^\s(tst|cmp/eq\s+#0,)'
+	"${CROSS[$A]}gcc" "${XFLAGS[@]}" -O2 -S -o - "$1" |
+		sed -n '/^f:/,/\.size/p' | grep -qE '^\s(tst|cmp/eq\s+#0,)'
 }
 
 # A compiler known to miscompile this architecture's kernel is mended or
 # refused: scripts/toolchain/ARCH-*.c are reproducers.  When one fails,
 # scripts/toolchain/cc1.sh builds a cc1 with GCC's fix from Debian's GCC
-# source, and XFLAGS (-B its directory) make every compile
-# of this architecture use it.
+# source, and XFLAGS (-B its directory) make every compile of this
+# architecture use it.
 toolchain_check() {
-	local dir gcc
+	local c dir gcc
 
 	XFLAGS=()
 	rm -f "$ADIR/toolchain.bad"
-	for C in "$LTT_ROOT"/scripts/toolchain/"$A"-*.c; do
-		[[ -f $C ]] || continue
-		keeps_the_test && continue
-		gcc=$("${CROSS[$A]}gcc" --version | head -1)
-		log "$A: $gcc deletes the test before a branch (${C#"$LTT_ROOT"/}): a cc1 with GCC's fix"
-		"$LTT_ROOT/scripts/deps.sh" gcc-source
-		dir=$("$LTT_ROOT/scripts/toolchain/cc1.sh" "${CROSS[$A]%-}")
-		XFLAGS=(-B "$dir/")
-		if keeps_the_test "${XFLAGS[@]}"; then
-			log "$A: compiling with $dir/cc1"
-			continue
+	for c in "$LTT_ROOT"/scripts/toolchain/"$A"-*.c; do
+		[[ -f $c ]] || continue
+		keeps_the_test "$c" && continue
+		if ((${#XFLAGS[@]} == 0)); then
+			gcc=$("${CROSS[$A]}gcc" --version | head -1)
+			log "$A: $gcc deletes the test before a branch (${c#"$LTT_ROOT"/}): a cc1 with GCC's fix"
+			"$LTT_ROOT/scripts/deps.sh" gcc-source
+			dir=$("$LTT_ROOT/scripts/toolchain/cc1.sh" "${CROSS[$A]%-}")
+			XFLAGS=(-B "$dir/")
+			if keeps_the_test "$c"; then
+				log "$A: compiling with $dir/cc1"
+				continue
+			fi
 		fi
+		log "$A: ${XFLAGS[1]}cc1 deletes it too: the kernel it builds cannot boot"
 		XFLAGS=()
-		log "$A: $dir/cc1 deletes it too: the kernel it builds cannot boot"
-		echo "$C" >"$ADIR/toolchain.bad"
+		echo "$c" >"$ADIR/toolchain.bad"
 		return 1
 	done
 }
