@@ -15,7 +15,7 @@
 #   rootfs/, initramfs.cpio.gz
 #                  /init (scripts/arch-init.c), /bin/true, /ltt/ the
 #                  selftests and /usr/bin/lttd, all static with Debian's
-#                  cross libc
+#                  cross libc (sh4: musl, see toolchain_check)
 #   boot.log       the console of the run
 # and the trace lttd wrote in the guest in build/arch-traces/ARCH/ (sent
 # back over the console: Debian's busybox-static is for the host only,
@@ -33,8 +33,10 @@
 source "$(dirname "$0")/lib.sh"
 
 ALL_ARCHS=(i386 powerpc sh4 s390x mips arm)
-# Options every compile of the architecture gets (toolchain_check).
+# Options every compile of the architecture gets, and those of its user
+# space (toolchain_check).
 XFLAGS=()
+LIBCFLAGS=()
 STEPS=${LTT_ARCH_STEPS:-build boot}
 
 # ARCH: kernel ARCH, CROSS_COMPILE, image (in kobj), qemu command, console,
@@ -116,11 +118,13 @@ keeps_the_test() {
 # refused: scripts/toolchain/ARCH-*.c are reproducers.  When one fails,
 # scripts/toolchain/cc1.sh builds a cc1 with GCC's fix from Debian's GCC
 # source, and XFLAGS (-B its directory) make every compile of this
-# architecture use it.
+# architecture use it.  Debian's libc for it was built by the same
+# compiler (sh4's static glibc hangs in its start code), so user space
+# links with a musl that the mended cc1 builds (scripts/toolchain/musl.sh).
 toolchain_check() {
 	local c dir gcc
 
-	XFLAGS=()
+	XFLAGS=() LIBCFLAGS=()
 	rm -f "$ADIR/toolchain.bad"
 	for c in "$LTT_ROOT"/scripts/toolchain/"$A"-*.c; do
 		[[ -f $c ]] || continue
@@ -133,11 +137,14 @@ toolchain_check() {
 			XFLAGS=(-B "$dir/")
 			if keeps_the_test "$c"; then
 				log "$A: compiling with $dir/cc1"
+				dir=$("$LTT_ROOT/scripts/toolchain/musl.sh" "${CROSS[$A]%-}" "${XFLAGS[@]}")
+				LIBCFLAGS=(-specs "$dir/lib/musl-gcc.specs")
+				log "$A: user space with $dir's musl"
 				continue
 			fi
 		fi
 		log "$A: ${XFLAGS[1]}cc1 deletes it too: the kernel it builds cannot boot"
-		XFLAGS=()
+		XFLAGS=() LIBCFLAGS=()
 		echo "$c" >"$ADIR/toolchain.bad"
 		return 1
 	done
@@ -156,9 +163,11 @@ build_kernel() {
 }
 
 # The selftests of selftests/Makefile, /init and lttd, static, with the
-# cross libc and the kernel's own uapi headers, into $ADIR/rootfs.
+# cross libc (or toolchain_check's musl) and the kernel's own uapi
+# headers, into $ADIR/rootfs.
 build_rootfs() {
-	local cc=("${CROSS[$A]}gcc" "${XFLAGS[@]}") hdr=$ADIR/hdr rootfs=$ADIR/rootfs
+	local cc=("${CROSS[$A]}gcc" "${XFLAGS[@]}" "${LIBCFLAGS[@]}")
+	local hdr=$ADIR/hdr rootfs=$ADIR/rootfs
 	local progs name inc=$ADIR/tools-include t=$LTT_ROOT/tools-ltt
 
 	log "$A: installing the kernel headers to $hdr"

@@ -14,6 +14,11 @@
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
 
+/* <linux/fs.h>'s; glibc's <stdio.h> has it, musl's not. */
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE 1
+#endif
+
 #define FILE_PATH	"/tmp/ltt-fs-test-file"
 
 FIXTURE(fs) {

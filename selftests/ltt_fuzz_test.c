@@ -1889,9 +1889,14 @@ static int fz_run(struct fz *z, __u64 seed, unsigned long count,
 	printf("# %lu sessions made, %lu started\n", z->creates, z->starts);
 	printf("# errnos:");
 	for (i = 0; i < ARRAY_SIZE(z->by_errno); i++)
-		if (z->by_errno[i])
-			printf(" %s %lu", strerrorname_np(i) ?: "?",
-			       z->by_errno[i]);
+		if (z->by_errno[i]) {
+#ifdef __GLIBC__
+			printf(" %s", strerrorname_np(i) ?: "?");
+#else
+			printf(" errno %u", i);	/* musl has no names */
+#endif
+			printf(" %lu", z->by_errno[i]);
+		}
 	printf("\n");
 	ret = z->err[0] ? -1 : 0;
 out:

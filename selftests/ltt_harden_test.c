@@ -725,9 +725,11 @@ TEST(user_session_does_not_record_setuid_tasks)
 			      ltt_ev_field(&us.reg, &t.ev[j], "pid") == kids[1])) ||
 			    (ltt_ev_is(&us.reg, &t.ev[j], "process_signal") &&
 			     ltt_ev_field(&us.reg, &t.ev[j], "pid") == kids[0])) {
-				fprintf(stderr, "# %s of pid %d: \"%s\"\n",
-					us.reg.ev[t.ev[j].id].name,
-					t.ev[j].pid, t.ev[j].str);
+				fprintf(stderr,
+					"# %s of pid %d (field 0 %lld; kids %d %d, user %d): \"%s\"\n",
+					us.reg.ev[t.ev[j].id].name, t.ev[j].pid,
+					(long long)t.ev[j].f[0], kids[0], kids[1],
+					getpid(), t.ev[j].str);
 				_exit(14);
 			}
 		/* The signal is there, its target hidden. */
