@@ -4,7 +4,10 @@
  *
  *   LTT_EVENT(name, fields)       a record of fixed size
  *   LTT_EVENT_STR(name, fields)   the same, ending in a string
- *   LTT_FIELD(type, name);        an integer field, u8 ... s64
+ *   LTT_FIELD(type, name);        an integer field, u8 ... s64, or long and
+ *                                 unsigned long: the machine's word, for
+ *                                 addresses and system call returns (4
+ *                                 bytes a record fewer on 32-bit machines)
  *   LTT_STRING(name);             the trailing string, NUL-terminated
  *
  * <linux/ltt.h> makes the event ids (LTT_EV_<name>), the packed record
@@ -19,9 +22,9 @@
 /* syscall: number and user-space IP of the call / its return value */
 LTT_EVENT(syscall_entry,
 	  LTT_FIELD(u16, id);
-	  LTT_FIELD(u64, ip);)
+	  LTT_FIELD(unsigned long, ip);)
 LTT_EVENT(syscall_exit,
-	  LTT_FIELD(s64, ret);)
+	  LTT_FIELD(long, ret);)
 
 /* scheduling change: incoming pid, outgoing pid and its state */
 LTT_EVENT(sched_change,
@@ -43,7 +46,7 @@ LTT_EVENT_STR(process_exec,
 /* trap or exception: its number and the IP it happened at / its end */
 LTT_EVENT(trap_entry,
 	  LTT_FIELD(u16, trap);
-	  LTT_FIELD(u64, ip);)
+	  LTT_FIELD(unsigned long, ip);)
 LTT_EVENT(trap_exit)
 
 /* interrupt: number, and whether it interrupted the kernel / its end */
@@ -59,9 +62,9 @@ LTT_EVENT(timer_tick)
 LTT_EVENT(softirq,
 	  LTT_FIELD(u8, vec);)
 LTT_EVENT(tasklet_action,
-	  LTT_FIELD(u64, func);)
+	  LTT_FIELD(unsigned long, func);)
 LTT_EVENT(tasklet_hi_action,
-	  LTT_FIELD(u64, func);)
+	  LTT_FIELD(unsigned long, func);)
 
 /*
  * more of process life: kernel thread creation (pid, start function),
@@ -71,7 +74,7 @@ LTT_EVENT(tasklet_hi_action,
  */
 LTT_EVENT(process_kthread,
 	  LTT_FIELD(s32, pid);
-	  LTT_FIELD(u64, func);)
+	  LTT_FIELD(unsigned long, func);)
 LTT_EVENT(process_wait,
 	  LTT_FIELD(s32, pid);)
 LTT_EVENT(process_signal,

@@ -139,7 +139,7 @@ toolchain_check() {
 				log "$A: compiling with $dir/cc1"
 				dir=$("$LTT_ROOT/scripts/toolchain/musl.sh" "${CROSS[$A]%-}" "${XFLAGS[@]}")
 				LIBCFLAGS=(-specs "$dir/lib/musl-gcc.specs")
-				log "$A: user space with $dir's musl"
+				log "$A: user space with the musl in $dir"
 				continue
 			fi
 		fi

@@ -276,12 +276,12 @@ TEST_F(arch, llseek_exit_reads_its_result_pointer_not_the_mips_a3_error_flag)
 TEST_F(arch, old_select_gives_fs_select_with_the_nfds_and_timeout_of_its_block)
 {
 	const struct ltt_registry *reg = &self->s.reg;
-	struct timeval tv = { .tv_sec = 0, .tv_usec = 1234 };
+	struct __kernel_old_timeval tv = { .tv_sec = 0, .tv_usec = 1234 };
 	struct ltt_trace t = { 0 };
 	struct {
 		unsigned long n;
 		fd_set *inp, *outp, *exp;
-		struct timeval *tvp;
+		struct __kernel_old_timeval *tvp;
 	} args;
 	fd_set rfds;
 	int p[2];

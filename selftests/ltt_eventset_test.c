@@ -820,8 +820,8 @@ TEST_F(mixed, mixed_workload_averages_at_most_12_bytes_per_event)
 	work = (double)(bytes - dump_bytes) / (records - dump_n);
 	ksft_print_msg("ltt: without the state dump: %llu records, %.2f bytes per event\n",
 		       (unsigned long long)(records - dump_n), work);
-	/* The ten events with the most bytes. */
-	for (k = 0; k < 10; k++) {
+	/* Every event recorded, the most bytes first. */
+	for (k = 0; k < reg->n_events; k++) {
 		unsigned int best = 0;
 
 		for (i = 1; i < reg->n_events; i++)

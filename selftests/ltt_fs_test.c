@@ -236,8 +236,8 @@ TEST_F(fs, file_calls_give_their_events_with_the_fd_and_results)
 TEST_F(fs, select_gives_fs_select_with_nfds_and_the_timeout_in_us)
 {
 	const struct ltt_registry *reg = &self->s.reg;
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = 2500000 };
-	struct timeval tv = { .tv_sec = 1, .tv_usec = 500000 };
+	struct __kernel_old_timespec ts = { .tv_sec = 0, .tv_nsec = 2500000 };
+	struct __kernel_old_timeval tv = { .tv_sec = 1, .tv_usec = 500000 };
 	const struct ltt_event *ev[8];
 	struct ltt_trace t = { 0 };
 	int p[2], nfds;
@@ -275,7 +275,7 @@ TEST_F(fs, select_gives_fs_select_with_nfds_and_the_timeout_in_us)
 TEST_F(fs, poll_gives_fs_poll_with_nfds_and_the_timeout_in_ms)
 {
 	const struct ltt_registry *reg = &self->s.reg;
-	struct timespec ts = { .tv_sec = 2, .tv_nsec = 500000000 };
+	struct __kernel_old_timespec ts = { .tv_sec = 2, .tv_nsec = 500000000 };
 	const struct ltt_event *ev[8];
 	struct ltt_trace t = { 0 };
 	struct pollfd pfd[2];
@@ -313,8 +313,8 @@ TEST_F(fs, poll_gives_fs_poll_with_nfds_and_the_timeout_in_ms)
 TEST_F(fs, huge_select_and_ppoll_timeouts_are_not_recorded_negative)
 {
 	const struct ltt_registry *reg = &self->s.reg;
-	struct timeval tv = { .tv_sec = 10000000000000LL };
-	struct timespec ts = { .tv_sec = 3000000 };
+	struct __kernel_old_timeval tv = { .tv_sec = LTT_HUGE_SECS };
+	struct __kernel_old_timespec ts = { .tv_sec = 3000000 };
 	struct ltt_trace t = { 0 };
 	struct pollfd pfd;
 	const struct ltt_event *ev[4];
@@ -337,8 +337,8 @@ TEST_F(fs, huge_select_and_ppoll_timeouts_are_not_recorded_negative)
 
 	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_select", ev, 4));
 	EXPECT_LT(0, FIELD(ev[0], "timeout_us"))
-		TH_LOG("select() for 10^13 s: timeout_us %lld (tv_sec * 10^6 overflows)",
-		       (long long)FIELD(ev[0], "timeout_us"));
+		TH_LOG("select() for %lld s: timeout_us %lld (tv_sec * 10^6 overflows)",
+		       (long long)tv.tv_sec, (long long)FIELD(ev[0], "timeout_us"));
 	ASSERT_EQ((size_t)1, pick(reg, &t, "fs_poll", ev, 4));
 	EXPECT_LT(0, FIELD(ev[0], "timeout_ms"))
 		TH_LOG("ppoll() for 3 * 10^6 s: timeout_ms %lld (3 * 10^9 ms cut to an s32)",
@@ -836,7 +836,8 @@ TEST_F(fs, sendfile_splice_and_copy_file_range_read_and_write)
 	FILTER_SELF();
 	FILTER_EVENTS("fs_read", "fs_write");
 	START();
-	ASSERT_EQ(1000, syscall(__NR_sendfile, out, in, &(off_t){ 0 }, 1000));
+	ASSERT_EQ(1000, syscall(__NR_sendfile, out, in, &(__kernel_off_t){ 0 },
+				1000));
 	ASSERT_EQ(600, syscall(__NR_splice, in, &(loff_t){ 0 }, p[1], NULL,
 			       600, 0));
 	ASSERT_EQ(300, syscall(__NR_copy_file_range, in, &(loff_t){ 0 }, out,

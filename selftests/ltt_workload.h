@@ -18,9 +18,11 @@
 #define __LTT_WORKLOAD_H
 
 #include <arpa/inet.h>
+#include <limits.h>
 #include <linux/kd.h>
 #include <linux/loop.h>
 #include <linux/nbd.h>
+#include <linux/time_types.h>
 #include <pthread.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -41,6 +43,16 @@
 #include <termios.h>
 
 #include "ltt_util.h"
+
+/*
+ * The system calls take the kernel's own time structures: a C library's
+ * may have a 64-bit time_t where the kernel's long is 32 bits (musl).
+ * LTT_HUGE_SECS is a timeout longer than any record's unit holds where
+ * the kernel's long allows (10^13 s is more microseconds than an s64
+ * holds), else the longest a 32-bit long holds.
+ */
+#define LTT_HUGE_SECS ((__kernel_long_t)(sizeof(__kernel_long_t) > 4 ? \
+					 10000000000000LL : LONG_MAX))
 
 /*
  * Calls that 32-bit architectures spell differently: select() is
@@ -569,7 +581,7 @@ static inline int ltt_work_hi_tasklet(void)
  */
 static inline int ltt_work_file_io(const char *path)
 {
-	struct timeval tv = { .tv_sec = 1, .tv_usec = 500000 };
+	struct __kernel_old_timeval tv = { .tv_sec = 1, .tv_usec = 500000 };
 	struct pollfd pfd;
 	char buf[4096];
 	fd_set rfds;

@@ -52,7 +52,8 @@ int fx_registry(struct ltt_registry *reg)
 	struct ltt_event_desc d;
 
 	memset(reg, 0, sizeof(*reg));
-#define FX_SIGNED(type)	_Generic((type)0, s8: 1, s16: 1, s32: 1, s64: 1, default: 0)
+#define FX_SIGNED(type)	_Generic((type)0, signed char: 1, short: 1, int: 1, long: 1, \
+					  long long: 1, default: 0)
 #define LTT_FIELD(type, name)	fx_field(&d, #name, FX_SIGNED(type), sizeof(type))
 #define LTT_STRING(name)	fx_string(&d, #name)
 #define LTT_EVENT(event, ...)						\
