@@ -97,6 +97,14 @@ check "report s390x: both CPUs" 2 "$(grep -o ' cpu [01] ' <<<"$report" | sort -u
 # arm (32-bit EABI, two CPUs): a trap is the fault status, 7 a page
 # translation fault
 guest_checks arm 64 '7(page_translation)'
+# sh4 (32-bit, little-endian, musl): a trap is EXPEVT, 0x060 a TLB miss
+# on a store; a 32-bit kernel's ip and ret are 4 bytes, and a failed
+# call's ret reads negative
+guest_checks sh4 64 '96(tlb_miss_store)'
+check "report sh4: 4-byte ret is signed" 1 \
+	"$(grep -c ' syscall_exit: ret=-3$' <<<"$report" | grep -c '^[1-9]')"
+check "report sh4: no 4-byte ret read unsigned" 0 \
+	"$(grep -c ' syscall_exit: ret=42949' <<<"$report")"
 check "report ppc: traps are vectors" 0 \
 	"$("$ltt" report "$fx/arch-powerpc" | grep -c ' trap_entry: trap=[0-9]*(\(debug\|page_fault\|nmi\))')"
 check "report x86_64: getppid" 200 "$(grep -c ' syscall_entry: id=110(getppid) ' <<<"$all")"
