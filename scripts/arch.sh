@@ -296,11 +296,15 @@ unpack_trace() {
 }
 
 # Why the run in $LOG failed, one reason a line; nothing when it passed.
+# What follows /init's last line is the power-off: a machine that cannot
+# power off (r2d) comes back from reboot(2), whose do_exit() kills init
+# ("Attempted to kill init!").
 failures() {
 	local summary n
 
 	grep -aq '^LTT-ARCH-DONE' "$LOG" || echo "the guest did not finish"
-	grep -a -n -E 'BUG:|WARNING:|Oops|Kernel panic|Unable to handle' "$LOG" | head -3
+	sed '/^LTT-ARCH-DONE/q' "$LOG" |
+		grep -a -n -E 'BUG:|WARNING:|Oops|Kernel panic|Unable to handle' | head -3
 	summary=$(grep -a -o 'LTT-SELFTESTS: [0-9]* passed, [0-9]* failed, [0-9]* skipped' "$LOG" | tail -1)
 	if [[ -z $summary ]]; then
 		echo "no LTT-SELFTESTS summary line"
