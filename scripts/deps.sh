@@ -17,9 +17,10 @@
 source "$(dirname "$0")/lib.sh"
 
 declare -A GROUP=(
-	# tools-ltt and their tests (lttng-tools: lttng-relayd, make relayd-test)
+	# tools-ltt and their tests (lttng-tools: lttng-relayd, make relayd-test;
+	# ltt export's test: babeltrace (1), LTTng's analyses, protoc)
 	[tools]="gcc make libc6-dev pkgconf libcmocka-dev liblua5.4-dev babeltrace2
-		lttng-tools"
+		lttng-tools babeltrace python3-lttnganalyses protobuf-compiler"
 	# dpkg-buildpackage of debian/, lintian, the clean root of the test
 	[deb]="dpkg-dev debhelper lintian debootstrap rsync"
 	# kernel build and the series (bindeb-pkg: dpkg-dev)
