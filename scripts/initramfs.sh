@@ -9,6 +9,8 @@
 #                  them in run order
 #   /usr/bin/      the contents of build/tools-static/, when it exists
 #   /usr/share/ltt/scripts/  the scripts of `ltt watch` (tools-ltt/scripts)
+#   /usr/bin/NAME  scripts/guest/NAME.c, static: what the guest scripts
+#                  need that busybox lacks (udp-ping)
 #   /              the contents of $LTT_INITRAMFS_EXTRA, when set (a
 #                  directory: scripts/bench.sh adds its guest program)
 # Needs scripts/kernel.sh to have run for this flavour.
@@ -95,6 +97,8 @@ install_busybox() {
 }
 
 make_rootfs() {
+	local c
+
 	rm -rf "$ROOTFS"
 	mkdir -p "$ROOTFS"/{dev,proc,sys,tmp,root,etc,usr/bin,ltt}
 	install_busybox
@@ -110,6 +114,11 @@ make_rootfs() {
 	if [[ -d $LTT_BUILD/tools-static ]]; then
 		cp -a "$LTT_BUILD/tools-static/." "$ROOTFS/usr/bin/"
 	fi
+	for c in "$LTT_ROOT"/scripts/guest/*.c; do
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static \
+			-o "$ROOTFS/usr/bin/$(basename "$c" .c)" "$c" ||
+			die "$c does not build"
+	done
 	# Where `ltt watch NAME` finds the scripts that ship.
 	install -D -m 644 -t "$ROOTFS/usr/share/ltt/scripts" \
 		"$LTT_ROOT"/tools-ltt/scripts/*.lua
