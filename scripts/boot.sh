@@ -11,6 +11,9 @@
 #   LTT_BOOT_TIMEOUT  seconds before QEMU is killed (default 1200)
 #   LTT_SMP, LTT_MEM  CPUs and memory of the guest (default 2, 2G)
 #   LTT_QEMU_ARGS     more QEMU arguments
+#   LTT_CONSOLE_FROM  a regex: the terminal shows the console from the first
+#                     line matching it (the log keeps it all); the demo
+#                     starts at /init's first line
 
 source "$(dirname "$0")/lib.sh"
 
@@ -41,6 +44,15 @@ SPLATS=(
 	'kmemleak: .*suspected memory leak' 'unreferenced object'
 )
 
+# The console as the terminal shows it: from LTT_CONSOLE_FROM on, if set.
+show_console() {
+	if [[ -n ${LTT_CONSOLE_FROM:-} ]]; then
+		sed -u -n "/${LTT_CONSOLE_FROM//\//\\/}/,\$p"
+	else
+		cat
+	fi
+}
+
 # Run QEMU until the guest reboots or the timeout; sets $STATUS.
 run_qemu() {
 	local cmd stdin=/dev/null
@@ -55,8 +67,10 @@ run_qemu() {
 	[[ $APPEND == *ltt.shell=1* ]] && stdin=/dev/stdin
 	log "${cmd[*]}"
 	set +e
+	[[ -z ${LTT_CONSOLE_FROM:-} ]] ||
+		log "the kernel's messages before /${LTT_CONSOLE_FROM}/ go to $LOG only"
 	timeout --foreground -k 10 "$TIMEOUT" "${cmd[@]}" <"$stdin" 9>&- |
-		tee "$LOG" 9>&-
+		tee "$LOG" 9>&- | show_console
 	STATUS=${PIPESTATUS[0]}
 	set -e
 	sed -i 's/\r$//' "$LOG"

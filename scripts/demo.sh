@@ -4,6 +4,8 @@
 # The demo: boot the traced kernel, record a short mixed workload with
 # lttd (scripts/guest/demo.sh), print `ltt stats` and the first lines of
 # `ltt report`, and leave the trace on the host in build/demo-trace/.
+# The terminal shows the guest from /init on; the whole console is in
+# build/boot-default.log.
 #
 #   scripts/demo.sh          the demo
 #   scripts/demo.sh --e2e    then check that babeltrace2 and ltt report
@@ -27,13 +29,19 @@ main() {
 	local e2e=${1:-}
 
 	[[ $e2e == --e2e ]] && export LTT_APPEND="${LTT_APPEND:-} $BOOT_LINE"
-	boot_guest_script demo.sh "$DISK" 64M
+	# The kernel's boot messages stay in the log: the demo starts at /init.
+	LTT_CONSOLE_FROM=${LTT_CONSOLE_FROM-^LTT-INIT:} \
+		boot_guest_script demo.sh "$DISK" 64M
 	rm -rf "$TRACE" "$BOOT_TRACE"
 	tar -xf "$DISK" -C "$LTT_BUILD" ||
 		die "no trace on $DISK: see build/boot-$LTT_FLAVOUR.log"
 	[[ -f $TRACE/metadata ]] || die "$TRACE has no metadata"
-	log "the trace is in $TRACE; on the host:"
-	"$LTT_ROOT/tools-ltt/build/ltt" stats "$TRACE" | head -25
+	"$LTT_ROOT/tools-ltt/build/ltt" stats "$TRACE" >/dev/null ||
+		die "the host's ltt cannot read $TRACE"
+	log "the trace is in build/demo-trace/; on the host, read it with"
+	log "  tools-ltt/build/ltt report build/demo-trace"
+	log "  tools-ltt/build/ltt view build/demo-trace   (a timeline: demo-trace.html)"
+	log "  babeltrace2 build/demo-trace"
 	if [[ $e2e == --e2e ]]; then
 		# Custom events of a module and of user space, decoded.
 		E2E_REQUIRE="unlink kill user_message" \
