@@ -30,6 +30,7 @@
 #include "ltt.h"
 #include "timeline.h"
 #include "window.h"
+#include "export.h"
 
 enum {
 	OPT_FORMAT = 256,
@@ -40,7 +41,7 @@ enum {
 
 static const struct ltt_opt export_opts[] = {
 	{ 'o', "output", "FILE", "write to FILE (default DIR.json in the current directory; - for stdout)" },
-	{ OPT_FORMAT, "format", "FORMAT", "chrome-json (the default): Chrome's trace event format, for Perfetto" },
+	{ OPT_FORMAT, "format", "FORMAT", "chrome-json (the default): Chrome's trace event format; lttng: LTTng's kernel trace layout (a directory, for Trace Compass and LTTng's analyses); perfetto: Perfetto's protobuf trace" },
 	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
 	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR (see ltt(1))" },
 	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, -seconds from the end, or HH:MM:SS[.ns]" },
@@ -56,6 +57,7 @@ struct export {
 	struct tl_window win;		/* --from, --to, -e, --filter */
 	FILE *f;
 	bool first;			/* no event written yet */
+	const char *format;		/* --format, NULL: chrome-json */
 };
 
 /* One event to write, sorted by thread and time before writing. */
@@ -408,9 +410,12 @@ static const char *export_parse(struct export *e, struct opt_parser *p,
 				*output = p->arg;
 				break;
 			case OPT_FORMAT:
-				if (strcmp(p->arg, "chrome-json"))
-					opt_usage_error(p, "--format %s: the formats are: chrome-json",
+				if (strcmp(p->arg, "chrome-json") &&
+				    strcmp(p->arg, "lttng") &&
+				    strcmp(p->arg, "perfetto"))
+					opt_usage_error(p, "--format %s: the formats are: chrome-json, lttng, perfetto",
 							p->arg);
+				e->format = p->arg;
 				break;
 			case OPT_FROM:
 				e->win.from_arg = p->arg;
@@ -445,6 +450,33 @@ static int export_read(struct export *e, struct ltt_trace *t,
 	return tl_read_window(&e->tl, &e->win, t, p);
 }
 
+/* --format=lttng and perfetto: export-lttng.c, export-perfetto.c */
+static int export_other(const struct export *e, const struct opt_parser *p,
+			const char *dir, const char *output)
+{
+	bool lttng = !strcmp(e->format, "lttng");
+	struct export_job job = {
+		.cmd = p->cmd, .dir = dir, .p = p,
+		.from_arg = e->win.from_arg, .to_arg = e->win.to_arg,
+		.events = e->win.events, .expr = e->win.expr,
+	};
+	char *def = NULL;
+	int ret;
+
+	if (!output)
+		output = def = default_output(dir, lttng ? ".lttng" : ".perfetto-trace",
+					      lttng ? "ltt-trace.lttng" :
+					      "ltt-trace.perfetto-trace");
+	if (!output) {
+		warnx_cmd(p->cmd, "out of memory");
+		return 1;
+	}
+	job.output = output;
+	ret = lttng ? export_lttng(&job) : export_perfetto(&job);
+	free(def);
+	return ret;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt export", "[OPTIONS] DIR",
@@ -464,6 +496,8 @@ int cmd_export(int argc, char **argv)
 	int ret = 0;
 
 	dir = export_parse(&e, &p, argc, argv, &output);
+	if (e.format && strcmp(e.format, "chrome-json"))
+		return export_other(&e, &p, dir, output);
 	t = open_trace_or_die(p.cmd, dir);
 	if (!output)
 		output = def = default_output(dir, ".json", "ltt-trace.json");
