@@ -24,6 +24,7 @@
 #   make bisect       build every prefix of the series
 #   make tools        build libltt, lttd and ltt (tools-ltt/), static ones too
 #   make tools-test   the tools' host tests (cmocka, ASan + UBSan)
+#   make doc-check    README, doc/, the man pages and ltt.rst against --help and the uapi header
 #   make relayd-test  streaming to lttng-relayd on 127.0.0.1, live viewers
 #   make relayd-guest lttd streams the guest's kernel to relayd in the guest
 #   make deb          the tools' Debian packages in build/deb/src/, lintian-clean
@@ -37,7 +38,7 @@ SHELL := /bin/bash
 export KSRC
 
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
-	cross checkpatch bisect deps clean help tools tools-test demo e2e \
+	cross checkpatch bisect deps clean help tools tools-test doc-check demo e2e \
 	watch-test snapshot-test bench bench-readers profile deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
 	view-test boot-hotplug relayd-test relayd-guest check-arch check-arch-ci deps-arch
 
@@ -111,6 +112,12 @@ tools: deps-tools
 tools-test: deps-tools
 	$(MAKE) -C tools-ltt test
 
+# The documents name only options the commands have, and ltt.rst only
+# fields the uapi header has (a few seconds).
+doc-check: deps-tools
+	$(MAKE) -C tools-ltt -s all
+	scripts/doc-check.py
+
 relayd-test: deps-tools
 	$(MAKE) -C tools-ltt relayd-test
 
@@ -155,7 +162,7 @@ view-test: e2e
 	scripts/deps.sh tools view
 	$(MAKE) -C tools-ltt view-test VIEW_TRACES=$(CURDIR)/build/demo-trace
 
-check: deps tools-test relayd-test deb-test check-patches checkpatch boot boot-hotplug e2e \
+check: deps tools-test doc-check relayd-test deb-test check-patches checkpatch boot boot-hotplug e2e \
 	relayd-guest view-test \
 	watch-test snapshot-test cross bisect check-arch-ci
 

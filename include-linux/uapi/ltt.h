@@ -78,8 +78,9 @@ enum ltt_mode {
  *
  * Returns a session fd (close-on-exec).  Closing it (its last copy)
  * stops the session; the buffers go when the last fd on them is closed.
- * Buffers are made for the CPUs online now: a CPU that comes online
- * later records nothing for this session.  Needs
+ * Buffers are made for every possible CPU: a CPU that comes online
+ * later records too, and one that goes offline hands its open packet
+ * to the reader first.  Needs
  * CAP_PERFMON or CAP_SYS_ADMIN, or the sysctl kernel.ltt_user_sessions
  * set to 1: then the session of an unprivileged user records only the
  * events of tasks with the caller's uid, only the events that tell
@@ -117,8 +118,10 @@ struct ltt_create {
  * number of sessions record at once.
  * STOP fails with EINVAL when the session is not recording; it hands
  * every partly filled packet to the readers.  SNAPSHOT (overwrite mode
- * only, else EINVAL) stops the session so that the readers find the
- * newest packets, oldest first; START resumes recording.
+ * only, else EINVAL) stops the session as STOP does, so that the readers
+ * find the newest packets, oldest first; START resumes recording.  To
+ * read a flight recorder without stopping it, use LTT_BUF_SNAPSHOT and
+ * LTT_BUF_SNAPSHOT_READ on its buffer fds.
  */
 struct ltt_session_cmd {
 	__s32 session_fd;
@@ -224,8 +227,10 @@ struct ltt_status {
 /**
  * struct ltt_buffer_req - LTT_CMD_BUFFER_FD
  * @session_fd: Input, the session.
- * @cpu: Input, the CPU whose buffer is wanted: ENODEV when that CPU has
- *	no buffer (it was offline when the session was created).
+ * @cpu: Input, the CPU whose buffer is wanted: EINVAL for a number no
+ *	CPU can have (nr_cpu_ids or more), ENODEV for one that has no
+ *	buffer (not a possible CPU).  Every possible CPU has a buffer,
+ *	online or not.
  *
  * Returns a read-only fd (close-on-exec) to mmap the whole buffer
  * (subbuf_size * n_subbufs bytes, PROT_READ, MAP_SHARED), poll for
