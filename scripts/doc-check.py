@@ -6,7 +6,8 @@
 
 1. Every `ltt COMMAND ...` and `lttd ...` in a code span or code block of
    README.md and doc/*.md names a command and options that the command's
-   --help lists.
+   --help lists; every `make TARGET` a target of the Makefile (or of
+   tools-ltt's, with -C tools-ltt).
 2. The man pages and --help agree: lttd(8)'s OPTIONS are lttd --help's
    options; every option of `ltt COMMAND --help` is in ltt(1)'s synopsis
    or section of that command, and every option the synopsis gives it
@@ -171,9 +172,57 @@ def check_command(cmds, path, n, toks):
     return toks[i:]
 
 
+MAKE_RE = re.compile(r"(?:^|(?<=[\s(]))make(?=\s|$)")
+
+
+def make_targets(makefile):
+    """The explicit targets of @makefile and of the files it includes."""
+    text = read(makefile)
+    for inc in re.findall(r"^-?include\s+(\S+)", text, re.M):
+        p = os.path.join(os.path.dirname(makefile), inc)
+        if os.path.exists(os.path.join(TOP, p)):
+            text += "\n" + read(p)
+    targets = set()
+    for m in re.finditer(r"^([^\s:=#][^:=#]*?)\s*::?(?!=)", text, re.M):
+        targets.update(t for t in m.group(1).split() if "$" not in t and "%" not in t)
+    return targets
+
+
+def check_make(path, n, toks, targets):
+    """`make [-C DIR] [VAR=x] TARGET...`: each TARGET exists there."""
+    d = "."
+    i = 1
+    while i < len(toks):
+        t = toks[i]
+        i += 1
+        if t in ENDS or t.startswith("#"):
+            break
+        if t == "-C" and i < len(toks):
+            d = toks[i].rstrip("/")
+            i += 1
+            continue
+        if t.startswith("-") or "=" in t:
+            continue
+        if d == ".":
+            # Prose says `make test` of tools-ltt too: either Makefile.
+            ok = t in targets["Makefile"] or t in targets["tools-ltt/Makefile"]
+        else:
+            mk = os.path.join(d, "Makefile")
+            if mk not in targets:
+                continue        # a tree of one's own (make -C linux-6.12.y)
+            ok = t in targets[mk]
+        if not ok:
+            find(path, n, f"make {'-C ' + d + ' ' if d != '.' else ''}{t}: no such target")
+
+
 def check_docs(cmds):
+    targets = {mk: make_targets(mk) for mk in ("Makefile", "tools-ltt/Makefile")}
     for path in DOCS:
         for n, code in code_of(path, read(path)):
+            for m in MAKE_RE.finditer(code):
+                toks = words(code[m.start():])
+                if toks:
+                    check_make(path, n, toks, targets)
             if not CMD_RE.search(code):
                 continue
             # Each command of the line, however it is chained.
