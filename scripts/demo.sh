@@ -5,7 +5,7 @@
 # lttd (scripts/guest/demo.sh), print `ltt stats` and the first lines of
 # `ltt report`, and leave the trace on the host in build/demo-trace/.
 # The terminal shows the guest from /init on; the whole console is in
-# build/boot-default.log.
+# build/boot-default.log (LTT_CONSOLE_FROM= shows it all).
 #
 #   scripts/demo.sh          the demo
 #   scripts/demo.sh --e2e    then check that babeltrace2 and ltt report
