@@ -922,15 +922,16 @@ static void lx_item(struct lx *x, const struct ltt_item *it)
 	if (!s->started) {
 		/*
 		 * Who runs on the CPU: LTT's packet headers say, LTTng's
-		 * readers learn it from a sched_switch.  One from and to
-		 * that task starts each stream.
+		 * readers learn it from a sched_switch.  One to that task
+		 * starts each stream, from pid 0: what ran before the
+		 * CPU's first event is not known.
 		 */
 		s->started = true;
 		p = ev_begin(x, it->cpu, it->ts, fixed_ev(x, E_SCHED_SWITCH));
 		if (!p)
 			return;
-		put_comm(&p, comm_of(x, it->pid));
-		put32(&p, it->pid);
+		put_comm(&p, comm_of(x, 0));
+		put32(&p, 0);
 		put32(&p, 20);
 		put64(&p, 0);
 		put_comm(&p, comm_of(x, it->pid));

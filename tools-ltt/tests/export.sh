@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ltt export --format=lttng and --format=perfetto against the real
+# consumers (tests/check-export.py: babeltrace, babeltrace2, LTTng's
+# analyses, protoc) on the fixtures, and on a damaged trace: a message
+# naming the file and offset, exit 1, the events before the damage
+# exported, the output renamed into place whole or not at all.
+#
+#   tests/export.sh LTT [FIXTURE...]
+set -e
+ltt=$(realpath "$1"); shift
+cd "$(dirname "$0")"
+work=$(mktemp -d /tmp/ltt-export-test.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+for t in /usr/bin/babeltrace /usr/bin/babeltrace2 /usr/bin/protoc \
+	 /usr/bin/lttng-cputop; do
+	[[ -x $t ]] || { echo "export.sh: $t missing: scripts/deps.sh tools" >&2; exit 1; }
+done
+(($#)) || set -- fixtures/{guest-mix,guest-idle,guest-ls,guest-flight,basic,lossy,culprits,arch-i386,arch-s390x}/
+for f in "$@"; do
+	/usr/bin/python3 check-export.py "$ltt" "$f" "$work/check"
+done
+
+# a trace cut in the middle of a packet
+mkdir "$work/cut"
+cp fixtures/guest-mix/metadata "$work/cut/"
+cp fixtures/guest-mix/channel0_0 "$work/cut/"
+head -c 40000 fixtures/guest-mix/channel0_1 > "$work/cut/channel0_1"
+for fmt in lttng perfetto; do
+	out=$work/cut.$fmt
+	rc=0
+	"$ltt" export --format=$fmt -o "$out" "$work/cut" 2> "$work/err" || rc=$?
+	[[ $rc == 1 ]] || { echo "export.sh: $fmt of a cut trace: exit $rc" >&2; exit 1; }
+	grep -q "channel0_1: offset [0-9]" "$work/err" ||
+		{ echo "export.sh: $fmt: no file and offset in:" >&2; cat "$work/err" >&2; exit 1; }
+	[[ -e $out ]] || { echo "export.sh: $fmt: nothing exported" >&2; exit 1; }
+	ls "$work" | grep -q "tmp-" && { echo "export.sh: $fmt: a temporary left" >&2; exit 1; }
+done
+want=$("$ltt" report "$work/cut" 2>/dev/null | grep -c " cpu 1 " || true)
+got=$(babeltrace2 "$work/cut.lttng" | grep -c "cpu_id = 1 }" || true)
+((got >= want && want > 0)) ||
+	{ echo "export.sh: lttng of the cut trace: $got events of cpu 1, ltt report $want" >&2; exit 1; }
+echo "export.sh: a cut trace: exit 1, file and offset named, $want events of its CPU before the cut exported"
+
+# an output that cannot be made leaves nothing; a directory in the way stays
+mkdir -p "$work/taken/x"
+if "$ltt" export --format=lttng -o "$work/taken" fixtures/basic 2> "$work/err"; then
+	echo "export.sh: lttng over a directory that is not empty succeeded" >&2; exit 1
+fi
+[[ -d $work/taken/x ]] && ! ls "$work" | grep -q "tmp-" ||
+	{ echo "export.sh: a failed export touched what was there" >&2; exit 1; }
+echo "export.sh: ok"
