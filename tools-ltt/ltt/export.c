@@ -28,6 +28,7 @@
 #include "filter.h"
 #include "json.h"
 #include "ltt.h"
+#include "outfile.h"
 #include "timeline.h"
 #include "window.h"
 #include "export.h"
@@ -488,9 +489,8 @@ int cmd_export(int argc, char **argv)
 		export_opts);
 	struct export e = { 0 };
 	const char *output = NULL, *dir;
-	bool to_stdout, bad;
+	struct out_file o;
 	char *def = NULL;
-	int err;
 	struct ltt_trace *t;
 	unsigned int errors;
 	int ret = 0;
@@ -501,31 +501,35 @@ int cmd_export(int argc, char **argv)
 	t = open_trace_or_die(p.cmd, dir);
 	if (!output)
 		output = def = default_output(dir, ".json", "ltt-trace.json");
-	if (!output || export_read(&e, t, &p)) {
+	if (!output) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
-	errors = print_trace_errors(p.cmd, t);
-	to_stdout = !strcmp(output, "-");
-	e.f = to_stdout ? stdout : fopen(output, "w");
-	if (!e.f) {
+	/* an output that cannot be written fails before the trace is read */
+	if (out_file_open(&o, output)) {
 		warnx_cmd(p.cmd, "%s: %s", output, strerror(errno));
 		ret = 1;
 		goto out;
 	}
-	setvbuf(e.f, NULL, _IOFBF, 1 << 20);
-	errno = 0;
-	bad = write_chrome(&e, ltt_trace_dir(t)) || fflush(e.f) || ferror(e.f);
-	err = errno;
-	if (!to_stdout && fclose(e.f) && !bad) {
-		bad = true;
-		err = errno;
+	if (export_read(&e, t, &p)) {
+		warnx_cmd(p.cmd, "out of memory");
+		out_file_abort(&o);
+		ret = 1;
+		goto out;
 	}
-	if (bad) {
-		warnx_cmd(p.cmd, "%s: %s", to_stdout ? "stdout" : output,
-			  err ? strerror(err) : "write error");
-		if (!to_stdout)
-			unlink(output);
+	errors = print_trace_errors(p.cmd, t);
+	e.f = o.f;
+	errno = 0;
+	if (write_chrome(&e, ltt_trace_dir(t))) {
+		warnx_cmd(p.cmd, "%s: %s", o.is_stdout ? "standard output" : output,
+			  errno ? strerror(errno) : "write error");
+		out_file_abort(&o);
+		ret = 1;
+		goto out;
+	}
+	if (out_file_commit(&o)) {
+		warnx_cmd(p.cmd, "%s: %s", o.is_stdout ? "standard output" : output,
+			  strerror(errno));
 		ret = 1;
 		goto out;
 	}

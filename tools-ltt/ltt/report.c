@@ -445,10 +445,9 @@ int cmd_report(int argc, char **argv)
 		strace_free(st);
 	}
 	out_flush(r.out);
-	if (failed || ((r.syscalls || r.json) && r.out->failed)) {
+	/* a failed write is said once, below, with its errno */
+	if (failed && !r.out->failed)
 		warnx_cmd(p.cmd, "write error on the standard output");
-		failed = 1;
-	}
 	errors = print_trace_errors(p.cmd, t);
 	/* A selection that keeps nothing is worth a word: a typo? */
 	if (!matched && (r.filter || r.event_mask || r.n_pids || r.n_cpus ||

@@ -16,6 +16,7 @@
 #include "filter.h"
 #include "json.h"
 #include "ltt.h"
+#include "outfile.h"
 #include "timeline.h"
 #include "window.h"
 
@@ -569,8 +570,8 @@ int cmd_view(int argc, char **argv)
 	const char *output = NULL, *dir;
 	char *def = NULL;
 	struct ltt_trace *t;
+	struct out_file o;
 	unsigned int errors;
-	FILE *f;
 	int ret = 0;
 
 	dir = view_parse(&v, &p, argc, argv, &output);
@@ -578,32 +579,35 @@ int cmd_view(int argc, char **argv)
 	if (!output) {
 		def = default_output(dir, ".html", "ltt-view.html");
 		output = def;
+		if (!output) {
+			warnx_cmd(p.cmd, "out of memory");
+			return 1;
+		}
 	}
-	if (!output || view_read(&v, t, &p) || view_lanes(&v) ||
-	    view_select(&v)) {
+	/* an output that cannot be written fails before the trace is read */
+	if (out_file_open(&o, output)) {
+		warnx_cmd(p.cmd, "%s: %s", output, strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	if (view_read(&v, t, &p) || view_lanes(&v) || view_select(&v)) {
 		warnx_cmd(p.cmd, "out of memory");
-		return 1;
+		out_file_abort(&o);
+		ret = 1;
+		goto out;
 	}
 	errors = print_trace_errors(p.cmd, t);
-	f = fopen(output, "w");
-	if (!f) {
-		warnx_cmd(p.cmd, "%s: %s", output, strerror(errno));
-		ret = 1;
-		goto out;
-	}
-	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	errno = 0;
-	if (write_view(&v, f, ltt_trace_dir(t)) || fflush(f) || ferror(f)) {
+	if (write_view(&v, o.f, ltt_trace_dir(t))) {
 		warnx_cmd(p.cmd, "%s: %s", output,
 			  errno ? strerror(errno) : "write error");
-		fclose(f);
-		unlink(output);
+		out_file_abort(&o);
 		ret = 1;
 		goto out;
 	}
-	if (fclose(f)) {
-		warnx_cmd(p.cmd, "%s: %s", output, strerror(errno));
-		unlink(output);
+	if (out_file_commit(&o)) {
+		warnx_cmd(p.cmd, "%s: %s", o.is_stdout ? "standard output" : output,
+			  strerror(errno));
 		ret = 1;
 		goto out;
 	}

@@ -47,6 +47,49 @@ marks_of() {
 		grep -cE ' fs_(rename|unlink|rmdir|mkdir|link|symlink|truncate|chmod|chown|mmap_write): ')))
 }
 
+# A device of our own that fails every write with ENOSPC (/dev/full's
+# numbers), made where we may (root); never a node of the system's.
+full=
+if [[ $(id -u) == 0 ]] && mknod "$tmp/full" c 1 7 2>/dev/null && [[ -c $tmp/full ]]; then
+	full=$tmp/full
+else
+	echo "cli-view.sh: not root: the ENOSPC checks on a device node are skipped"
+fi
+
+# What an output that fails, or is not a regular file, leaves: the
+# device, the link, the FIFO, the old file are still there.  $1: view
+# or export, $2: the extension of its default output.
+output_kept_checks() {
+	local cmd=$1 ext=$2 out rc
+	if [[ -n $full ]]; then
+		out=$("$ltt" $cmd "$fx/basic" -o "$full" 2>&1); rc=$?
+		check "$cmd write error: status" 1 "$rc"
+		check "$cmd write error: message" "ltt $cmd: $full: No space left on device" "$out"
+		check "$cmd write error: the device is kept" 1 "$([[ -c $full ]] && echo 1)"
+	fi
+	# a link to /proc/self/fd/1, a pipe closed early: EPIPE, the link kept
+	ln -sfn /proc/self/fd/1 "$tmp/fd1"
+	(trap '' PIPE; "$ltt" $cmd "$fx/guest-mix" -o "$tmp/fd1" 2>"$tmp/err") | head -c 10 >/dev/null
+	check "$cmd to a closed pipe: the link is kept" 1 "$([[ -L $tmp/fd1 ]] && echo 1)"
+	check "$cmd to a closed pipe: message" 1 "$(grep -c "^ltt $cmd: $tmp/fd1: Broken pipe$" "$tmp/err")"
+	# a FIFO is written, not replaced
+	rm -f "$tmp/fifo.$ext" && mkfifo "$tmp/fifo.$ext"
+	cat "$tmp/fifo.$ext" >"$tmp/from-fifo" &
+	"$ltt" $cmd "$fx/basic" -o "$tmp/fifo.$ext"
+	check "$cmd to a FIFO: status" 0 "$?"
+	wait
+	check "$cmd to a FIFO: still a FIFO" 1 "$([[ -p $tmp/fifo.$ext ]] && echo 1)"
+	check "$cmd to a FIFO: what it read" "$(cat "$tmp/basic.$ext")" "$(cat "$tmp/from-fifo")"
+	# a link to a regular file: the file replaced, the link kept
+	echo old >"$tmp/real.$ext" && chmod 640 "$tmp/real.$ext" && ln -sfn "real.$ext" "$tmp/link.$ext"
+	"$ltt" $cmd "$fx/basic" -o "$tmp/link.$ext"
+	check "$cmd to a link: status" 0 "$?"
+	check "$cmd to a link: still a link" 1 "$([[ -L $tmp/link.$ext ]] && echo 1)"
+	check "$cmd to a link: the file written" "$(cat "$tmp/basic.$ext")" "$(cat "$tmp/real.$ext")"
+	check "$cmd to a link: the file's mode kept" 640 "$(stat -c %a "$tmp/real.$ext")"
+	check "$cmd: no temporary left" 0 "$(ls -A "$tmp" | grep -c '^\.')"
+}
+
 # view: the page and its data
 for f in basic guest-mix lossy; do
 	"$ltt" view "$fx/$f" -o "$tmp/$f.html"
@@ -96,11 +139,19 @@ check "view missing trace: names it" 1 "$(grep -c "$tmp/none" <<<"$out")"
 out=$("$ltt" view "$fx/basic" -o "$tmp/no/such/dir.html" 2>&1); rc=$?
 check "view unwritable output: status" 1 "$rc"
 check "view unwritable output: message" "ltt view: $tmp/no/such/dir.html: No such file or directory" "$out"
-if [[ -w /dev/full ]]; then
-	out=$("$ltt" view "$fx/basic" -o /dev/full 2>&1); rc=$?
-	check "view write error: status" 1 "$rc"
-	check "view write error: message" "ltt view: /dev/full: No space left on device" "$out"
-fi
+# the output is checked before the trace is read: no message of the
+# trace's damage, only the output's
+mkdir "$tmp/damaged" && cp "$fx/basic/"* "$tmp/damaged/" && truncate -s -7 "$tmp/damaged/channel0_0"
+out=$("$ltt" view "$tmp/damaged" -o "$tmp/no/such/dir.html" 2>&1); rc=$?
+check "view unwritable output, damaged trace: status" 1 "$rc"
+check "view unwritable output, damaged trace: message first" "ltt view: $tmp/no/such/dir.html: No such file or directory" "$out"
+# -o - is the standard output, not a file named "-"
+"$ltt" view "$fx/basic" -o "$tmp/basic.html"
+(cd "$tmp" && "$ltt" view "$fx/basic" -o - >"$tmp/stdout.html")
+check "view -o -: status" 0 "$?"
+check "view -o -: the page on stdout" "$(cat "$tmp/basic.html")" "$(cat "$tmp/stdout.html")"
+check "view -o -: no file named -" 0 "$(ls -A "$tmp" | grep -c '^-$')"
+output_kept_checks view html
 "$ltt" view >/dev/null 2>&1
 check "view without DIR: status" 2 "$?"
 "$ltt" view "$fx/basic" "$fx/lossy" >/dev/null 2>&1
@@ -126,11 +177,10 @@ check "export unknown format: message" 1 "$(grep -c '^ltt export: --format pprof
 out=$("$ltt" export "$fx/basic" -o "$tmp/no/such.json" 2>&1); rc=$?
 check "export unwritable output: status" 1 "$rc"
 check "export unwritable output: message" "ltt export: $tmp/no/such.json: No such file or directory" "$out"
-if [[ -w /dev/full ]]; then
-	out=$("$ltt" export "$fx/basic" -o /dev/full 2>&1); rc=$?
-	check "export write error: status" 1 "$rc"
-	check "export write error: message" "ltt export: /dev/full: No space left on device" "$out"
-fi
+out=$("$ltt" export "$tmp/damaged" -o "$tmp/no/such.json" 2>&1); rc=$?
+check "export unwritable output, damaged trace: message first" "ltt export: $tmp/no/such.json: No such file or directory" "$out"
+check "export -o -: no file named -" 0 "$(cd "$tmp" && "$ltt" export -o - "$fx/basic" >/dev/null; ls -A | grep -c '^-$')"
+output_kept_checks export json
 check "export help" 1 "$("$ltt" export --help | grep -c '^usage: ltt export')"
 
 # report --syscalls: strace's shape, counted against the plain report
@@ -199,11 +249,11 @@ check "report --syscalls --json" "$("$ltt" report -e syscall_entry "$fx/guest-mi
 	"$("$ltt" report --syscalls --json "$fx/guest-mix" | grep -c '"syscall":' )"
 check "report --syscalls --json parses" "$("$ltt" report --syscalls "$fx/guest-mix" | wc -l)" \
 	"$("$ltt" report --syscalls --json "$fx/guest-mix" | json_lines)"
-if [[ -w /dev/full ]]; then
-	out=$("$ltt" report --syscalls "$fx/guest-mix" 2>&1 >/dev/full); rc=$?
+if [[ -n $full ]]; then
+	out=$("$ltt" report --syscalls "$fx/guest-mix" 2>&1 >"$full"); rc=$?
 	check "report --syscalls write error: status" 1 "$rc"
-	check "report --syscalls write error: message" "ltt report: write error on the standard output" "$out"
-	out=$("$ltt" stats --json "$fx/guest-mix" 2>&1 >/dev/full); rc=$?
+	check "report --syscalls write error: message" "ltt report: standard output: No space left on device: the report is incomplete" "$out"
+	out=$("$ltt" stats --json "$fx/guest-mix" 2>&1 >"$full"); rc=$?
 	check "stats --json write error: status" 1 "$rc"
 fi
 

@@ -200,7 +200,9 @@ void enable_flag_clear_makes_no_call(void **state);
 
 #define TESTS_OUT							\
 	cmocka_unit_test(out_formats_numbers_as_printf),		\
-	cmocka_unit_test(out_labels_are_copied_whole)
+	cmocka_unit_test(out_labels_are_copied_whole),			\
+	cmocka_unit_test(outfile_replaces_only_on_commit),		\
+	cmocka_unit_test(outfile_keeps_what_it_did_not_create)
 
 #define TESTS_CONTROL							\
 	cmocka_unit_test(enable_flag_of_an_unknown_fd_is_always_on),	\
@@ -229,6 +231,8 @@ DECLARE(startup_buckets_hold_every_stretch);
 DECLARE(startup_exec_names_and_paths);
 DECLARE(out_formats_numbers_as_printf);
 DECLARE(out_labels_are_copied_whole);
+DECLARE(outfile_replaces_only_on_commit);
+DECLARE(outfile_keeps_what_it_did_not_create);
 DECLARE(index_lists_every_packet);
 DECLARE(seek_reads_what_follows);
 DECLARE(seek_without_index_walks_the_headers);
