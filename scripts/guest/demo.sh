@@ -8,6 +8,10 @@
 
 set -e
 ip link set lo up 2>/dev/null || true
+# The console shows the demo, not the kernel's late informational
+# messages (a mouse found mid-output); warnings and worse still show,
+# and scripts/boot.sh still judges them.
+dmesg -n 5
 
 # The boot session (ltt.boot=, which make e2e asks for): written out
 # first, up to a marker, and its start-up told.
