@@ -11,7 +11,7 @@ ip link set lo up 2>/dev/null || true
 # The console shows the demo, not the kernel's late informational
 # messages (a mouse found mid-output); warnings and worse still show,
 # and scripts/boot.sh still judges them.
-dmesg -n 5
+dmesg -n 5 || true
 
 # The boot session (ltt.boot=, which make e2e asks for): written out
 # first, up to a marker, and its start-up told.
