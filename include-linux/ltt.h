@@ -443,4 +443,29 @@ static __always_inline void ltt_fs_transfer(int in_fd, int out_fd,
 		__ltt_fs_transfer(in_fd, out_fd, ret);
 }
 
+/*
+ * A fork copied a process's memory, enable flags and all: the flags'
+ * registrations (kernel/ltt/enable.c) go with it, so that the kernel
+ * keeps the child's words.  From copy_process(), which may sleep;
+ * costs a patched-out branch until a process registers a flag.
+ */
+struct task_struct;
+
+#ifdef CONFIG_LTT
+DECLARE_STATIC_KEY_FALSE(ltt_enable_key);
+void __ltt_fork(struct task_struct *child, unsigned long clone_flags);
+
+static inline void ltt_fork(struct task_struct *child,
+			    unsigned long clone_flags)
+{
+	if (static_branch_unlikely(&ltt_enable_key))
+		__ltt_fork(child, clone_flags);
+}
+#else
+static inline void ltt_fork(struct task_struct *child,
+			    unsigned long clone_flags)
+{
+}
+#endif
+
 #endif /* _LINUX_LTT_H */

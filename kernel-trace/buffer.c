@@ -106,8 +106,8 @@ static void lb_open(struct ltt_buf *buf, unsigned long pkt, u64 ts)
 	h->timestamp_begin = ts;
 	h->packet_seq_num = pkt >> buf->sb_order;
 	h->cpu_id = buf->cpu;
-	/* A user session does not learn the pids of other users. */
-	h->pid = ltt_session_pid(buf->session, current);
+	/* Whose pid the owner lets the reader see. */
+	h->pid = buf->ops->packet_pid(buf->owner, current);
 	h->__reserved = 0;
 }
 
@@ -292,13 +292,14 @@ static void lb_flush_timer(struct timer_list *t)
 	if (buf->cpu != smp_processor_id())
 		return;
 	/*
-	 * Without a reader a flush would only use the sub-buffers up: the
-	 * boot session, before lttd takes it, keeps its events in them.
+	 * Without a reader a flush would only use the sub-buffers up: a
+	 * buffer nobody reads yet (one recording since boot, say) keeps
+	 * its events in them.
 	 */
 	if (READ_ONCE(buf->has_reader))
 		lb_switch(buf);
 	if (READ_ONCE(buf->flushing))
-		mod_timer(t, jiffies + buf->session->flush_jiffies);
+		mod_timer(t, jiffies + buf->flush_jiffies);
 }
 
 /**
@@ -314,7 +315,7 @@ void ltt_buf_start(struct ltt_buf *buf)
 	if (buf->overwrite || buf->flushing)
 		return;
 	WRITE_ONCE(buf->flushing, true);
-	buf->flush_timer.expires = jiffies + buf->session->flush_jiffies;
+	buf->flush_timer.expires = jiffies + buf->flush_jiffies;
 	add_timer_on(&buf->flush_timer, buf->cpu);
 }
 
@@ -336,12 +337,46 @@ void ltt_buf_cpu_offline(struct ltt_buf *buf)
 }
 
 /**
+ * ltt_buf_arm - writers may come
+ * @buf: the buffer
+ *
+ * Called before the buffer's owner lets writers at it; undone by
+ * ltt_buf_disarm() if the owner fails to.
+ *
+ * Return: 0, or -EBUSY when a reader holds a packet of a flight
+ * recorder, which the writers would overwrite under it.
+ */
+int ltt_buf_arm(struct ltt_buf *buf)
+{
+	guard(mutex)(&buf->lock);
+	if (buf->overwrite && buf->held)
+		return -EBUSY;
+	buf->was = buf->state;
+	/* Pairs with smp_load_acquire() in lb_poll(). */
+	smp_store_release(&buf->state, LTT_BUF_RECORDING);
+	return 0;
+}
+
+/**
+ * ltt_buf_disarm - undo ltt_buf_arm(), no writer having come
+ * @buf: the buffer
+ */
+void ltt_buf_disarm(struct ltt_buf *buf)
+{
+	scoped_guard(mutex, &buf->lock)
+		/* Pairs with smp_load_acquire() in lb_poll(). */
+		smp_store_release(&buf->state, buf->was);
+	/* A poller that saw it recording goes back to what it was. */
+	wake_up_all(&buf->wait);
+}
+
+/**
  * ltt_buf_stop - flush a buffer whose writers are all gone
  * @buf: the buffer
  *
  * Closes the open packet and, for a flight recorder, points the reader at
- * the oldest packet still unread.  The caller wakes the reader with
- * ltt_buf_wake() once it may see the end.
+ * the oldest packet still unread.  The caller tells the reader with
+ * ltt_buf_stopped() once it may see the end.
  */
 void ltt_buf_stop(struct ltt_buf *buf)
 {
@@ -350,6 +385,8 @@ void ltt_buf_stop(struct ltt_buf *buf)
 	/* The timer re-arms itself until it sees this. */
 	WRITE_ONCE(buf->flushing, false);
 	timer_delete_sync(&buf->flush_timer);
+	/* A snapshot of the reader's closes packets too. */
+	guard(mutex)(&buf->lock);
 	lb_switch(buf);
 	if (!buf->overwrite)
 		lb_report_lost(buf);
@@ -365,24 +402,29 @@ void ltt_buf_stop(struct ltt_buf *buf)
 }
 
 /**
- * ltt_buf_wake - wake the readers of a stopped buffer
- * @buf: the buffer
+ * ltt_buf_stopped - tell the reader a flushed buffer has ended
+ * @buf: the buffer, flushed by ltt_buf_stop()
  *
- * Called after the session is marked stopped, so that a woken poller
- * sees the end and does not go back to sleep for good.
+ * The reader reads to the end and is then told so (-ENODATA, EPOLLHUP)
+ * rather than to wait.
  */
-void ltt_buf_wake(struct ltt_buf *buf)
+void ltt_buf_stopped(struct ltt_buf *buf)
 {
+	scoped_guard(mutex, &buf->lock)
+		/* The packets are closed before lb_poll() can see it. */
+		smp_store_release(&buf->state, LTT_BUF_STOPPED);
+	/* And a poller woken now sees it: no wakeup is lost. */
 	wake_up_all(&buf->wait);
 }
 
 /**
  * ltt_buf_status - read a buffer's accounting
  * @buf: the buffer
- * @st: filled in; the caller holds the session lock
+ * @st: filled in
  */
 void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st)
 {
+	guard(mutex)(&buf->lock);
 	st->cpu = buf->cpu;
 	st->__reserved = 0;
 	st->produced = local_read(&buf->produced);
@@ -392,12 +434,13 @@ void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st)
 
 /**
  * ltt_buf_create - allocate one CPU's buffer
- * @s: the session, whose geometry is set
- * @cpu: the CPU
+ * @cfg: its geometry, mode and owner, checked by the caller
+ * @cpu: the CPU, which need not be online
  *
- * Returns the buffer or an ERR_PTR().
+ * Return: the buffer or ERR_PTR(-ENOMEM).
  */
-struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu)
+struct ltt_buf *ltt_buf_create(const struct ltt_buf_config *cfg,
+			       unsigned int cpu)
 {
 	struct ltt_buf *buf;
 	unsigned long i;
@@ -410,14 +453,18 @@ struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu)
 	timer_setup(&buf->flush_timer, lb_flush_timer, TIMER_PINNED);
 	init_waitqueue_head(&buf->wait);
 	init_waitqueue_head(&buf->room);
-	buf->session = s;
+	mutex_init(&buf->lock);
+	buf->state = LTT_BUF_IDLE;
+	buf->ops = cfg->ops;
+	buf->owner = cfg->owner;
+	buf->flush_jiffies = cfg->flush_jiffies;
 	buf->cpu = cpu;
-	buf->sb_order = ilog2(s->subbuf_size);
-	buf->sb_mask = s->subbuf_size - 1;
-	buf->n_mask = s->n_subbufs - 1;
-	buf->size_mask = (unsigned long)s->subbuf_size * s->n_subbufs - 1;
-	buf->overwrite = s->mode == LTT_MODE_OVERWRITE;
-	buf->sb = kvcalloc(s->n_subbufs, sizeof(*buf->sb), GFP_KERNEL_ACCOUNT);
+	buf->sb_order = ilog2(cfg->subbuf_size);
+	buf->sb_mask = cfg->subbuf_size - 1;
+	buf->n_mask = cfg->n_subbufs - 1;
+	buf->size_mask = (unsigned long)cfg->subbuf_size * cfg->n_subbufs - 1;
+	buf->overwrite = cfg->overwrite;
+	buf->sb = kvcalloc(cfg->n_subbufs, sizeof(*buf->sb), GFP_KERNEL_ACCOUNT);
 	/*
 	 * Like vmalloc_user(), near the CPU, failing rather than OOM-killing,
 	 * charged to the creator's memory cgroup.
@@ -433,7 +480,7 @@ struct ltt_buf *ltt_buf_create(struct ltt_session *s, unsigned int cpu)
 		return ERR_PTR(-ENOMEM);
 	}
 	/* Pretend a lap -1 completed, so the first lap may open. */
-	for (i = 0; i < s->n_subbufs; i++)
+	for (i = 0; i < cfg->n_subbufs; i++)
 		buf->sb[i].ready = (i << buf->sb_order) - lb_size(buf);
 	local_set(&buf->offset, 0);
 	local_set(&buf->lost, 0);
@@ -452,10 +499,11 @@ void ltt_buf_destroy(struct ltt_buf *buf)
 	irq_work_sync(&buf->wakeup);
 	vfree(buf->data);
 	kvfree(buf->sb);
+	mutex_destroy(&buf->lock);
 	kfree(buf);
 }
 
-/* The oldest packet, if complete; caller holds the session lock. */
+/* The oldest packet, if complete; the caller holds the buffer's lock. */
 static struct ltt_packet_header *lb_oldest(struct ltt_buf *buf)
 {
 	unsigned long c = atomic_long_read(&buf->consumed);
@@ -469,23 +517,22 @@ static struct ltt_packet_header *lb_oldest(struct ltt_buf *buf)
 /*
  * Take the oldest packet.  The reply is copied out after the lock is
  * dropped: a reply page that faults slowly (userfaultfd, FUSE) must not
- * hold the session lock, which START and STOP wait for.
+ * hold the buffer's lock, which the owner's START and STOP wait for.
  */
 static long lb_get_subbuf(struct ltt_buf *buf, struct ltt_subbuf __user *arg)
 {
-	struct ltt_session *s = buf->session;
 	struct ltt_packet_header *h;
 	struct ltt_subbuf sub;
 	unsigned long c;
 
-	scoped_guard(mutex, &s->lock) {
+	scoped_guard(mutex, &buf->lock) {
 		if (buf->held || (buf->overwrite &&
-				  s->state == LTT_SESSION_RECORDING))
+				  buf->state == LTT_BUF_RECORDING))
 			return -EBUSY;
 		h = lb_oldest(buf);
 		if (!h)
-			return s->state == LTT_SESSION_STOPPED ? -ENODATA :
-								 -EAGAIN;
+			return buf->state == LTT_BUF_STOPPED ? -ENODATA :
+								-EAGAIN;
 		c = atomic_long_read(&buf->consumed);
 		sub.offset = (void *)h - buf->data;
 		sub.size = h->packet_size / BITS_PER_BYTE;
@@ -495,21 +542,17 @@ static long lb_get_subbuf(struct ltt_buf *buf, struct ltt_subbuf __user *arg)
 	if (!copy_to_user(arg, &sub, sizeof(sub)))
 		return 0;
 	/* Nobody learnt of the packet: give it back, unless already put. */
-	scoped_guard(mutex, &s->lock)
+	scoped_guard(mutex, &buf->lock)
 		if (buf->held && atomic_long_read(&buf->consumed) == c)
 			buf->held = false;
 	return -EFAULT;
 }
 
-/**
- * ltt_buf_has_room - has a discard-mode buffer a free packet?
- * @buf: the buffer of the CPU the caller runs on
- *
- * Whether the writers may open at least one more packet before they
- * find the reader behind: the state dump waits for that, so that a dump
- * larger than the buffer loses nothing while a reader keeps up.
+/*
+ * May the writers open at least one more packet before they find the
+ * reader behind?
  */
-bool ltt_buf_has_room(struct ltt_buf *buf)
+static bool lb_has_room(struct ltt_buf *buf)
 {
 	unsigned long used = local_read(&buf->offset) -
 			     atomic_long_read(&buf->consumed);
@@ -517,14 +560,44 @@ bool ltt_buf_has_room(struct ltt_buf *buf)
 	return used + lb_subbuf_size(buf) < lb_size(buf);
 }
 
+/**
+ * ltt_buf_wait_room - wait for the reader to free a packet
+ * @buf: a discard-mode buffer, of the CPU the caller runs on
+ * @hurry: the wait ends when this reads true (ltt_buf_wake_room() wakes
+ *	the waiter to look)
+ * @timeout: in jiffies
+ *
+ * For a writer that may sleep and would rather wait than lose events
+ * (the state dump): a dump larger than the buffer then loses nothing
+ * while a reader keeps up.  There is nothing to wait for without a
+ * reader, or with a free packet.
+ *
+ * Return: false when the wait timed out.
+ */
+bool ltt_buf_wait_room(struct ltt_buf *buf, const bool *hurry, long timeout)
+{
+	if (buf->overwrite || !READ_ONCE(buf->has_reader) || lb_has_room(buf))
+		return true;
+	return wait_event_timeout(buf->room, lb_has_room(buf) ||
+				  READ_ONCE(*hurry), timeout);
+}
+
+/**
+ * ltt_buf_wake_room - make ltt_buf_wait_room() look at its @hurry again
+ * @buf: the buffer
+ */
+void ltt_buf_wake_room(struct ltt_buf *buf)
+{
+	wake_up(&buf->room);
+}
+
 static long lb_put_subbuf(struct ltt_buf *buf)
 {
-	struct ltt_session *s = buf->session;
 	struct ltt_packet_header *h;
 	unsigned long c;
 	long ret = 0;
 
-	mutex_lock(&s->lock);
+	mutex_lock(&buf->lock);
 	if (!buf->held) {
 		ret = -EINVAL;
 		goto out;
@@ -540,7 +613,7 @@ static long lb_put_subbuf(struct ltt_buf *buf)
 	if (wq_has_sleeper(&buf->room))
 		wake_up(&buf->room);
 out:
-	mutex_unlock(&s->lock);
+	mutex_unlock(&buf->lock);
 	return ret;
 }
 
@@ -560,7 +633,7 @@ static long lb_snapshot(struct ltt_buf *buf, struct ltt_snapshot __user *arg)
 
 	if (!buf->overwrite)
 		return -EINVAL;
-	scoped_guard(mutex, &buf->session->lock) {
+	scoped_guard(mutex, &buf->lock) {
 		cpus_read_lock();
 		/* An offline CPU writes nothing: close its packet from here. */
 		if (cpu_online(buf->cpu))
@@ -663,13 +736,13 @@ static __poll_t lb_poll(struct file *file, poll_table *wait)
 	int state;
 
 	poll_wait(file, &buf->wait, wait);
-	/* Pairs with the releases in session.c: a STOPPED buffer is flushed. */
-	state = smp_load_acquire(&buf->session->state);
-	if (buf->overwrite && state == LTT_SESSION_RECORDING)
+	/* Pairs with ltt_buf_arm() and ltt_buf_stopped(): flushed if stopped. */
+	state = smp_load_acquire(&buf->state);
+	if (buf->overwrite && state == LTT_BUF_RECORDING)
 		return 0;
 	if (lb_oldest(buf))
 		return EPOLLIN | EPOLLRDNORM;
-	if (state == LTT_SESSION_STOPPED)
+	if (state == LTT_BUF_STOPPED)
 		return EPOLLHUP;
 	return 0;
 }
@@ -687,13 +760,12 @@ static int lb_mmap(struct file *file, struct vm_area_struct *vma)
 static int lb_release(struct inode *inode, struct file *file)
 {
 	struct ltt_buf *buf = file->private_data;
-	struct ltt_session *s = buf->session;
 
-	mutex_lock(&s->lock);
-	buf->has_reader = false;
-	buf->held = false;
-	mutex_unlock(&s->lock);
-	ltt_session_put(s);
+	scoped_guard(mutex, &buf->lock) {
+		WRITE_ONCE(buf->has_reader, false);
+		buf->held = false;
+	}
+	buf->ops->put(buf->owner);
 	return 0;
 }
 
@@ -709,20 +781,24 @@ static const struct file_operations lb_fops = {
 
 /**
  * ltt_buf_open_fd - give the reader an fd on a buffer
- * @buf: the buffer; the caller holds the session lock and a reference
- *	that the fd takes over
+ * @buf: the buffer; the caller holds a reference to the buffer's owner
+ *	that the fd takes over, and drops it itself on failure
  *
- * Returns the fd, or -EBUSY when the buffer already has a reader.
+ * The fd's release hands the reference back through the owner's
+ * &ltt_buf_ops.put.
+ *
+ * Return: the fd, or -EBUSY when the buffer already has a reader.
  */
 int ltt_buf_open_fd(struct ltt_buf *buf)
 {
 	int fd;
 
+	guard(mutex)(&buf->lock);
 	if (buf->has_reader)
 		return -EBUSY;
 	fd = anon_inode_getfd("[ltt-buffer]", &lb_fops, buf,
 			      O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
-		buf->has_reader = true;
+		WRITE_ONCE(buf->has_reader, true);
 	return fd;
 }

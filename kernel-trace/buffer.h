@@ -1,22 +1,140 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The LTT buffer's write path, inline in each writer of write.c.
+ * The LTT buffer: per-CPU rings of packets, written locklessly, read
+ * through an fd that user space maps.
  *
- * The common case, a record that fits the open packet with a compact
- * header, is a clock read, one local_cmpxchg() on the write offset, the
- * copy and one local_add_return() on the sub-buffer's commit count.  The
- * rest (opening and closing packets, extended headers, drops) is
- * lb_write_slow() in buffer.c.  Documentation/trace/ltt.rst has the
- * design; buffer.c the reader side.
+ * The buffer is mechanism only.  It is handed bytes to record and told,
+ * when it is made, its geometry, its mode, how often to hand a partial
+ * packet to the reader and two callbacks of its owner (the packet
+ * header's pid, the reader's last put); it knows nothing of sessions,
+ * filters or users.  Documentation/trace/ltt.rst has the design.
+ *
+ * The write path's common case, a record that fits the open packet with
+ * a compact header, is inline here: a clock read, one local_cmpxchg() on
+ * the write offset, the copy and one local_add_return() on the
+ * sub-buffer's commit count.  The rest (opening and closing packets,
+ * extended headers, drops) is lb_write_slow() in buffer.c, with the
+ * reader side.
  */
 #ifndef _KERNEL_LTT_BUFFER_H
 #define _KERNEL_LTT_BUFFER_H
 
+#include <linux/irq_work.h>
+#include <linux/ltt.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
-#include <linux/timekeeping.h>
+#include <linux/timer.h>
 #include <linux/unaligned.h>
+#include <linux/wait.h>
+#include <asm/local.h>
 
-#include "internal.h"
+#include "clock.h"
+#include "selftest.h"
+
+struct task_struct;
+
+/**
+ * struct ltt_buf_ops - what a buffer asks of its owner
+ * @packet_pid: the pid to write in the header of a packet that @t opens;
+ *	called from the tracing context (any context, NMI included), once
+ *	per packet
+ * @put: the reader's fd on the buffer is gone: drop the reference that
+ *	the caller of ltt_buf_open_fd() handed to it
+ */
+struct ltt_buf_ops {
+	u32 (*packet_pid)(void *owner, struct task_struct *t);
+	void (*put)(void *owner);
+};
+
+/**
+ * struct ltt_buf_config - what a buffer is made with
+ * @subbuf_size: bytes per packet, a power of two of at least
+ *	%LTT_SUBBUF_MIN
+ * @n_subbufs: packets in the ring, a power of two of at least 2
+ * @overwrite: a flight recorder: the newest packets overwrite the oldest
+ *	unread ones, which are counted lost; else the newest events are
+ *	dropped, and counted, when the reader is behind
+ * @flush_jiffies: how often a partial packet is handed to the reader
+ *	(discard mode only)
+ * @ops: the owner's callbacks
+ * @owner: passed to them
+ */
+struct ltt_buf_config {
+	unsigned int subbuf_size;
+	unsigned int n_subbufs;
+	bool overwrite;
+	unsigned long flush_jiffies;
+	const struct ltt_buf_ops *ops;
+	void *owner;
+};
+
+/* Per sub-buffer state; commit and events are written by the owning CPU. */
+struct ltt_subbuf_state {
+	local_t commit;			/* bytes committed, this lap */
+	local_t events;			/* records committed, this lap */
+	unsigned long unread;		/* records of the last lap, until read */
+	unsigned long ready;		/* start of the last complete packet */
+};
+
+/* Where a buffer is in its life, for its reader. */
+enum ltt_buf_state {
+	LTT_BUF_IDLE,			/* never recorded */
+	LTT_BUF_RECORDING,		/* writers may come */
+	LTT_BUF_STOPPED,		/* flushed: what is left reads to the end */
+};
+
+/* One CPU's ring of sub-buffers. */
+struct ltt_buf {
+	/* The write path's: written by the owning CPU only ... */
+	local_t offset;			/* write position, bytes, all laps */
+	local_t produced;		/* events offered to the buffer */
+	u64 last_ts;			/* timestamp of a recent record */
+	/* ... and its geometry, set up once. */
+	void *data;			/* vmalloc_user(), mapped read-only */
+	struct ltt_subbuf_state *sb;
+	unsigned long sb_mask;		/* sub-buffer size - 1 */
+	unsigned long size_mask;	/* ring size - 1 */
+	unsigned int sb_order;		/* log2(sub-buffer size) */
+	unsigned int n_mask;		/* number of sub-buffers - 1 */
+
+	local_t lost;			/* events dropped or overwritten */
+	u64 lost_reported;		/* @lost in the last closed packet */
+
+	/* Set up once. */
+	const struct ltt_buf_ops *ops;
+	void *owner;
+	unsigned long flush_jiffies;
+	unsigned int cpu;
+	bool overwrite;
+	bool flushing;			/* the flush timer re-arms itself */
+	struct irq_work wakeup;
+	struct timer_list flush_timer;
+
+	/* Reader side, under @lock. */
+	struct mutex lock;
+	int state;			/* enum ltt_buf_state; poll reads it unlocked */
+	int was;			/* @state before ltt_buf_arm() */
+	atomic_long_t consumed ____cacheline_aligned_in_smp;
+	u64 delivered;
+	bool held;			/* a packet is taken (GET, no PUT yet) */
+	bool has_reader;		/* a buffer fd is open */
+	wait_queue_head_t wait;
+	wait_queue_head_t room;		/* ltt_buf_wait_room() */
+};
+
+struct ltt_buf *ltt_buf_create(const struct ltt_buf_config *cfg,
+			       unsigned int cpu);
+void ltt_buf_destroy(struct ltt_buf *buf);
+int ltt_buf_arm(struct ltt_buf *buf);
+void ltt_buf_disarm(struct ltt_buf *buf);
+void ltt_buf_start(struct ltt_buf *buf);
+void ltt_buf_cpu_offline(struct ltt_buf *buf);
+void ltt_buf_stop(struct ltt_buf *buf);
+void ltt_buf_stopped(struct ltt_buf *buf);
+bool ltt_buf_wait_room(struct ltt_buf *buf, const bool *hurry, long timeout);
+void ltt_buf_wake_room(struct ltt_buf *buf);
+void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st);
+int ltt_buf_open_fd(struct ltt_buf *buf);
 
 #define LB_PKT_HDR	sizeof(struct ltt_packet_header)
 
@@ -28,74 +146,6 @@
  */
 DECLARE_PER_CPU(unsigned int, lb_nesting);
 #define LB_NESTING_MAX	4
-
-#ifdef CONFIG_X86_TSC
-#include <linux/math64.h>
-#include <asm/msr.h>
-
-/* clock.c: CLOCK_MONOTONIC from the TSC and an anchor. */
-struct ltt_tsc_anchor {
-	u64 tsc0;		/* a TSC reading ... */
-	u64 ns0;		/* ... and the fast clock's at that time */
-	u64 mult;		/* ns = cycles * mult >> LTT_TSC_SHIFT */
-};
-
-#define LTT_TSC_SHIFT	32
-
-#define LTT_TSC_OFF	2	/* ltt_tsc_cur: the TSC is not trusted */
-
-extern struct ltt_tsc_anchor ltt_tsc_anchors[2];
-extern unsigned int ltt_tsc_cur;
-void ltt_clock_recording(void);
-
-/* @cycles * @mult >> LTT_TSC_SHIFT, the product in 128 bits. */
-static __always_inline u64 ltt_tsc_ns(u64 cycles, u64 mult)
-{
-#ifdef CONFIG_X86_64
-	u64 lo, hi;
-
-	/* mul_u64_u64_shr(), whose __int128 would realign the stack. */
-	asm("mulq %[mult]" : "=a" (lo), "=d" (hi)
-	    : "a" (cycles), [mult] "rm" (mult));
-	return hi << (64 - LTT_TSC_SHIFT) | lo >> LTT_TSC_SHIFT;
-#else
-	return mul_u64_u64_shr(cycles, mult, LTT_TSC_SHIFT);
-#endif
-}
-
-static __always_inline u64 ltt_clock_read(void)
-{
-	unsigned int cur = READ_ONCE(ltt_tsc_cur);
-	const struct ltt_tsc_anchor *a;
-
-	if (unlikely(cur >= LTT_TSC_OFF))
-		return ktime_get_mono_fast_ns();
-	a = &ltt_tsc_anchors[cur];
-	/*
-	 * Unordered: an irq that writes between the offset's read and this
-	 * one is seen by the cmpxchg, whatever the CPU ran early.
-	 */
-	return a->ns0 + ltt_tsc_ns(rdtsc() - a->tsc0, a->mult);
-}
-#else
-static inline void ltt_clock_recording(void)
-{
-}
-
-static __always_inline u64 ltt_clock_read(void)
-{
-	return ktime_get_mono_fast_ns();
-}
-#endif
-
-/*
- * The trace clock: CLOCK_MONOTONIC, safe in any context, NMI included,
- * comparable across CPUs.
- */
-static __always_inline u64 ltt_clock(void)
-{
-	return ltt_clock_read() - ltt_selftest_clock_skew();
-}
 
 /*
  * A clock this far behind the buffer's last record did not step back

@@ -28,10 +28,13 @@
 #include <linux/workqueue.h>
 #include <asm/tsc.h>
 
-#include "buffer.h"
+#include "clock.h"
 
 struct ltt_tsc_anchor ltt_tsc_anchors[2];
 unsigned int ltt_tsc_cur = LTT_TSC_OFF;
+
+/* A session records: renew the anchor every second. */
+static bool ltt_clock_wanted;
 
 static void ltt_clock_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(ltt_clock_work, ltt_clock_work_fn);
@@ -70,7 +73,7 @@ static void ltt_tsc_anchor(void)
  */
 static void ltt_clock_work_fn(struct work_struct *work)
 {
-	if (!rcu_access_pointer(ltt_recording)) {
+	if (!READ_ONCE(ltt_clock_wanted)) {
 		WRITE_ONCE(ltt_tsc_cur, LTT_TSC_OFF);
 		return;
 	}
@@ -111,5 +114,17 @@ core_initcall(ltt_clock_init);
  */
 void ltt_clock_recording(void)
 {
+	WRITE_ONCE(ltt_clock_wanted, true);
 	mod_delayed_work(system_wq, &ltt_clock_work, 0);
+}
+
+/**
+ * ltt_clock_idle - the last recording session stops
+ *
+ * Called with ltt_record_lock held: the next renewal puts the writers
+ * back on the fast clock, and stops.
+ */
+void ltt_clock_idle(void)
+{
+	WRITE_ONCE(ltt_clock_wanted, false);
 }

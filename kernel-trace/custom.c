@@ -298,7 +298,7 @@ void ltt_custom_sessions_put(void)
  *	@info->id on
  * @info: @info->id in; the rest is filled in
  *
- * Returns 0, or -ENOENT when there is none.
+ * Return: 0, or -ENOENT when there is none.
  */
 int ltt_custom_info(struct ltt_event_info *info)
 {
@@ -315,7 +315,8 @@ int ltt_custom_info(struct ltt_event_info *info)
 	*info = t->info;
 	info->generation = ltt_custom_gen;
 	/* Which process made another user's type is not theirs to know. */
-	if (t->user && !uid_eq(t->uid, current_uid()) && !perfmon_capable())
+	if (t->user && !uid_eq(t->uid, current_uid()) &&
+	    !ltt_perfmon_noaudit())
 		info->owner = 0;
 	return 0;
 }
@@ -361,7 +362,7 @@ static int ltt_custom_check(const struct ltt_event_type *t, const void *data,
  * @fields: the fields in record order (name, type and size; offsets 0)
  * @n_fields: how many, up to LTT_FIELDS_MAX; only the last may be a string
  *
- * Returns the type, or ERR_PTR(-EINVAL) for a bad name or layout,
+ * Return: the type, or ERR_PTR(-EINVAL) for a bad name or layout,
  * -EEXIST when another event has the name, -ENOSPC when every custom id
  * is taken, -ENOMEM.  A type of the same name and layout is shared.
  */
@@ -417,7 +418,7 @@ EXPORT_SYMBOL_GPL(ltt_event_destroy);
  * @size: its size: the fixed part, plus the string and its NUL when the
  *	last field is a string
  *
- * Returns 0 (recorded or not), -E2BIG above LTT_EVENT_SIZE_MAX or for a
+ * Return: 0 (recorded or not), -E2BIG above LTT_EVENT_SIZE_MAX or for a
  * string longer than LTT_STRING_MAX with its NUL, -EINVAL when @size does
  * not fit the layout or the string's first NUL is not its last byte.
  */
@@ -440,7 +441,7 @@ EXPORT_SYMBOL_GPL(ltt_event_log);
  * @type: the type
  * @fmt: printf format of the text, cut at LTT_STRING_MAX - 1 characters
  *
- * Returns 0, or -EINVAL when @type's only field is not a string.
+ * Return: 0, or -EINVAL when @type's only field is not a string.
  */
 int ltt_event_logf(struct ltt_event_type *type, const char *fmt, ...)
 {
@@ -479,7 +480,7 @@ static const struct file_operations ltt_event_fops = {
  * With LTT_EVENT_CREATE_ENABLE_FLAG, the kernel keeps the flag word of
  * @c (enable.c) until the fd is released.
  *
- * Returns an event fd, or -EPERM, -EINVAL, -EEXIST, -ENOSPC, -ENOMEM, and
+ * Return: an event fd, or -EPERM, -EINVAL, -EEXIST, -ENOSPC, -ENOMEM, and
  * for the flag -EINVAL (misaligned, bit beyond 31) or -EFAULT.
  */
 int ltt_custom_create_fd(struct ltt_event_create *c)
@@ -532,7 +533,7 @@ int ltt_custom_create_fd(struct ltt_event_create *c)
  * ltt_custom_log_user - LTT_CMD_EVENT_LOG
  * @l: the request, copied in
  *
- * Returns 0, -EBADF, -EINVAL (not an event fd, bad size or string), -E2BIG,
+ * Return: 0, -EBADF, -EINVAL (not an event fd, bad size or string), -E2BIG,
  * -EFAULT.
  */
 int ltt_custom_log_user(const struct ltt_event_log *l)

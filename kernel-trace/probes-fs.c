@@ -344,7 +344,7 @@ static void ltt_fs_ppoll(long nfds, const void __user *ut,
  * @nr: the system call
  * @a: its arguments
  *
- * Returns whether @nr makes fs events at its entry (recorded or not).
+ * Return: whether @nr makes fs events at its entry (recorded or not).
  */
 bool ltt_fs_enter(long nr, const unsigned long *a)
 {
@@ -438,7 +438,7 @@ static void __maybe_unused ltt_fs_llseek(long fd, long ret,
  * @a: its arguments
  * @ret: its return value
  *
- * Returns whether @nr makes fs events at its exit (recorded or not).
+ * Return: whether @nr makes fs events at its exit (recorded or not).
  */
 bool ltt_fs_exit(long nr, const unsigned long *a, long ret)
 {

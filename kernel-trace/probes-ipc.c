@@ -92,7 +92,7 @@ static void ltt_ipc_log(unsigned int call, int id, unsigned long flags,
  * i386's glibc), is decoded too: call (its version above bit 16),
  * first (the key or id), second, third, ptr, fifth.
  *
- * Returns whether @nr makes IPC events (recorded or not).
+ * Return: whether @nr makes IPC events (recorded or not).
  */
 bool ltt_ipc_exit(long nr, const unsigned long *a, long ret)
 {

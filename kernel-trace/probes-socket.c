@@ -130,7 +130,7 @@ static void ltt_socketcall_exit(const unsigned long *a, long ret)
  * socketcall(2), the multiplexer that the C library still calls on
  * i386, ppc32, s390 and sh, is decoded too.
  *
- * Returns whether @nr makes socket events (recorded or not).
+ * Return: whether @nr makes socket events (recorded or not).
  */
 bool ltt_socket_exit(long nr, const unsigned long *a, long ret)
 {

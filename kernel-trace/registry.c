@@ -77,7 +77,7 @@ static_assert(ARRAY_SIZE(ltt_describe) == LTT_NR_EVENTS);
  * ltt_event_info - describe one event for LTT_CMD_EVENT_INFO
  * @info: @info->id in; the rest is filled in
  *
- * Returns 0, or -ENOENT past the last event.
+ * Return: 0, or -ENOENT past the last event.
  */
 int ltt_event_info(struct ltt_event_info *info)
 {

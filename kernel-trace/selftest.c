@@ -19,6 +19,8 @@
  *                    trap_entry again, as a fault on the buffer would
  *   irq_repeat       the next custom event logged is logged once more
  *                    from a hard interrupt on its CPU, its task current
+ *   dump_delay_ms    the state dump sleeps this long before each record:
+ *                    a small dump lasts as long as a big system's
  *   probes_attached  (read) whether the probes are attached
  *
  * The knobs widen race windows so that a test hits them every time.
@@ -44,6 +46,7 @@ static const char *const ltt_knob_names[LTT_NR_KNOBS] = {
 	[LTT_KNOB_RECURSE_TRAP]		= "recurse_trap",
 	[LTT_KNOB_SNAPSHOT_DELAY_MS]	= "snapshot_delay_ms",
 	[LTT_KNOB_IRQ_REPEAT]		= "irq_repeat",
+	[LTT_KNOB_DUMP_DELAY_MS]	= "dump_delay_ms",
 };
 
 static void ltt_selftest_hi_tasklet_fn(struct tasklet_struct *t)

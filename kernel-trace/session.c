@@ -20,6 +20,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/timekeeping.h>
@@ -300,21 +301,30 @@ static void ltt_disarm(void)
 		mod_delayed_work(system_wq, &ltt_detach_work, HZ);
 }
 
+/*
+ * A stop comes: the state dump that START queued waits for the reader
+ * no more (what does not fit now is lost, and counted) and ends.  Called
+ * first without the locks, so that a big dump (a process with thousands
+ * of files) keeps waiting only the caller, not every session's control;
+ * then again under them, where it finds nothing left to do.
+ */
+static void ltt_session_end_dump(struct ltt_session *s)
+{
+	unsigned int cpu;
+
+	WRITE_ONCE(s->dump_hurry, true);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (s->bufs[cpu])
+			ltt_buf_wake_room(s->bufs[cpu]);
+	flush_work(&s->dump);
+}
+
 /* Stop recording @s, the recording session; both locks held. */
 static void __ltt_session_stop(struct ltt_session *s)
 {
 	unsigned int cpu;
 
-	/*
-	 * The dump that START queued ends first, without waiting for the
-	 * reader any more: what does not fit now is lost, and counted.
-	 */
-	WRITE_ONCE(s->dump_hurry, true);
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		if (s->bufs[cpu])
-			wake_up(&s->bufs[cpu]->room);
-	flush_work(&s->dump);
-
+	ltt_session_end_dump(s);
 	ltt_recording_del(s);
 	/* No probe or hook, all under preempt_disable, still writes. */
 	synchronize_rcu();
@@ -322,12 +332,20 @@ static void __ltt_session_stop(struct ltt_session *s)
 		if (s->bufs[cpu])
 			ltt_buf_stop(s->bufs[cpu]);
 	ltt_selftest_sleep(LTT_KNOB_STOP_DELAY_MS);
-	/* The packets are closed before lb_poll() can see STOPPED. */
-	smp_store_release(&s->state, LTT_SESSION_STOPPED);
-	/* And a poller woken now sees it: no wakeup is lost. */
+	WRITE_ONCE(s->state, LTT_SESSION_STOPPED);
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (s->bufs[cpu])
-			ltt_buf_wake(s->bufs[cpu]);
+			ltt_buf_stopped(s->bufs[cpu]);
+}
+
+/* Undo ltt_buf_arm() on the buffers of @s's CPUs below @n. */
+static void ltt_session_disarm_bufs(struct ltt_session *s, unsigned int n)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < n; cpu++)
+		if (s->bufs[cpu])
+			ltt_buf_disarm(s->bufs[cpu]);
 }
 
 /* Make @s one of the recording sessions; both locks held. */
@@ -338,19 +356,22 @@ static int __ltt_session_start(struct ltt_session *s)
 
 	if (s->state == LTT_SESSION_RECORDING)
 		return -EBUSY;
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		if (s->bufs[cpu] && s->bufs[cpu]->held && s->bufs[cpu]->overwrite)
-			return -EBUSY;
 	ret = ltt_arm(s);
 	if (ret)
 		return ret;
-
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		ret = s->bufs[cpu] ? ltt_buf_arm(s->bufs[cpu]) : 0;
+		if (ret) {
+			ltt_session_disarm_bufs(s, cpu);
+			return ret;
+		}
+	}
 	was = s->state;
-	/* Pairs with smp_load_acquire() in lb_poll(). */
-	smp_store_release(&s->state, LTT_SESSION_RECORDING);
+	WRITE_ONCE(s->state, LTT_SESSION_RECORDING);
 	ret = ltt_recording_add(s);
 	if (ret) {
 		WRITE_ONCE(s->state, was);
+		ltt_session_disarm_bufs(s, nr_cpu_ids);
 		return ret;
 	}
 
@@ -377,7 +398,7 @@ static int __ltt_session_start(struct ltt_session *s)
  * Other sessions may be recording: each records what it asks for.
  * Queues the state dump of the system into @s (statedump.c).
  *
- * Returns 0, or -EBUSY when @s records already or, in overwrite mode, a
+ * Return: 0, or -EBUSY when @s records already or, in overwrite mode, a
  * reader holds a packet; -ENOMEM.
  */
 int ltt_session_start(struct ltt_session *s)
@@ -399,11 +420,13 @@ int ltt_session_start(struct ltt_session *s)
  * @s: the session
  * @snapshot: a flight-recorder snapshot (overwrite mode only)
  *
- * Returns 0, or -EINVAL when @s is not recording or a snapshot is asked
+ * Return: 0, or -EINVAL when @s is not recording or a snapshot is asked
  * of a discard-mode session.
  */
 int ltt_session_stop(struct ltt_session *s, bool snapshot)
 {
+	if (READ_ONCE(s->state) == LTT_SESSION_RECORDING)
+		ltt_session_end_dump(s);
 	scoped_guard(mutex, &ltt_record_lock) {
 		guard(mutex)(&s->lock);
 		if (snapshot && s->mode != LTT_MODE_OVERWRITE)
@@ -449,14 +472,56 @@ int ltt_session_set_events(struct ltt_session *s, const u64 __user *umask,
 	return 0;
 }
 
+/*
+ * May user session @s filter on @t?  Only on a task of its user that
+ * the session's creator may read as a debugger would (whoever holds the
+ * session fd now): a filter that selects another user's task would tell
+ * when it runs.
+ */
+static bool ltt_user_may_filter(const struct ltt_session *s,
+				struct task_struct *t)
+{
+	const struct cred *old;
+	bool ok;
+
+	if ((t->flags & PF_KTHREAD) || !ltt_user_owns(s, t))
+		return false;
+	old = override_creds(s->cred);
+	ok = ptrace_may_access(t, PTRACE_MODE_READ_REALCREDS |
+			       PTRACE_MODE_NOAUDIT);
+	revert_creds(old);
+	return ok;
+}
+
+/*
+ * The global pid of the task the caller names @vnr, or 0 when there is
+ * none, or none that user session @s may filter on.
+ */
+static pid_t ltt_filter_pid(const struct ltt_session *s, pid_t vnr)
+{
+	struct task_struct *t;
+	pid_t nr;
+
+	if (vnr <= 0)
+		return 0;
+	t = find_get_task_by_vpid(vnr);
+	if (!t)
+		return 0;
+	nr = t->pid;
+	if (s->user && !ltt_user_may_filter(s, t))
+		nr = 0;
+	put_task_struct(t);
+	return nr;
+}
+
 /**
  * ltt_session_set_pids - record only some processes
  * @s: the session
  * @upids: user array of pids, as the caller's pid namespace sees them
  * @count: entries in @upids, 0 to remove the filter
  *
- * Returns 0, -EINVAL for too many pids, -ESRCH for a pid that does not
- * exist.
+ * Return: 0, -EINVAL for too many pids, -ESRCH for a pid that does not
+ * exist or, in a user session, whose task the caller may not ptrace.
  */
 int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
 			 unsigned int count)
@@ -477,10 +542,8 @@ int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
 			return -EFAULT;
 		}
 		for (i = 0; i < count; i++) {
-			rcu_read_lock();
-			nr = pid_nr(find_vpid(set->pids[i]));
-			rcu_read_unlock();
-			if (set->pids[i] <= 0 || !nr) {
+			nr = ltt_filter_pid(s, set->pids[i]);
+			if (!nr) {
 				kfree(set);
 				return -ESRCH;
 			}
@@ -543,7 +606,7 @@ int ltt_session_status(struct ltt_session *s, struct ltt_status *st,
  * @s: the session
  * @cpu: the CPU
  *
- * Returns the fd, -EINVAL for a CPU that cannot exist, -ENODEV for one
+ * Return: the fd, -EINVAL for a CPU that cannot exist, -ENODEV for one
  * without a buffer, -EBUSY when the buffer already has a reader.
  */
 int ltt_session_buffer_fd(struct ltt_session *s, unsigned int cpu)
@@ -569,6 +632,8 @@ static int ltt_session_release(struct inode *inode, struct file *file)
 {
 	struct ltt_session *s = file->private_data;
 
+	if (READ_ONCE(s->state) == LTT_SESSION_RECORDING)
+		ltt_session_end_dump(s);
 	scoped_guard(mutex, &ltt_record_lock) {
 		guard(mutex)(&s->lock);
 		if (s->state == LTT_SESSION_RECORDING)
@@ -591,7 +656,7 @@ static const struct file_operations ltt_session_fops = {
  *	the file's release stops and puts the session, and must not run
  *	in the middle of a command
  *
- * Returns the session, or ERR_PTR(-EINVAL) for a file that is not one.
+ * Return: the session, or ERR_PTR(-EINVAL) for a file that is not one.
  */
 struct ltt_session *ltt_session_of(struct file *file)
 {
@@ -683,16 +748,40 @@ static int ltt_check_geometry(const struct ltt_create *a)
 	return 0;
 }
 
+/* The packet header's pid: what the session may see of @t's (write.c). */
+static u32 ltt_session_packet_pid(void *owner, struct task_struct *t)
+{
+	return ltt_session_pid(owner, t);
+}
+
+/* A reader's buffer fd held the session. */
+static void ltt_session_buf_put(void *owner)
+{
+	ltt_session_put(owner);
+}
+
+static const struct ltt_buf_ops ltt_session_buf_ops = {
+	.packet_pid	= ltt_session_packet_pid,
+	.put		= ltt_session_buf_put,
+};
+
 /**
  * ltt_session_alloc - make a session and its buffers
  * @a: its attributes, with the defaults filled in and checked
  * @user: an unprivileged user's session, charged to that user
  *
- * Returns the session, with one reference, or ERR_PTR(-ENOMEM); nothing
+ * Return: the session, with one reference, or ERR_PTR(-ENOMEM); nothing
  * is left behind on failure.
  */
 struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user)
 {
+	struct ltt_buf_config cfg = {
+		.subbuf_size = a->subbuf_size,
+		.n_subbufs = a->n_subbufs,
+		.overwrite = a->mode == LTT_MODE_OVERWRITE,
+		.flush_jiffies = max(msecs_to_jiffies(a->flush_ms), 1UL),
+		.ops = &ltt_session_buf_ops,
+	};
 	struct ltt_session *s;
 	struct ltt_buf *buf;
 	unsigned int cpu;
@@ -712,7 +801,6 @@ struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user)
 	s->mode = a->mode;
 	s->subbuf_size = a->subbuf_size;
 	s->n_subbufs = a->n_subbufs;
-	s->flush_jiffies = max(msecs_to_jiffies(a->flush_ms), 1UL);
 	s->user = user;
 	s->uid = current_uid();
 	bitmap_fill(s->mask, LTT_EVENTS_MAX);
@@ -723,8 +811,9 @@ struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user)
 		goto nomem;
 
 	/* Every possible CPU: one that comes online later records too. */
+	cfg.owner = s;
 	for_each_possible_cpu(cpu) {
-		buf = ltt_buf_create(s, cpu);
+		buf = ltt_buf_create(&cfg, cpu);
 		if (IS_ERR(buf))
 			goto nomem;
 		s->bufs[cpu] = buf;
@@ -741,7 +830,7 @@ nomem:
  *	reference
  * @s: the session
  *
- * Returns the fd, or a negative errno (the reference is dropped then).
+ * Return: the fd, or a negative errno (the reference is dropped then).
  */
 int ltt_session_fd(struct ltt_session *s)
 {
@@ -757,7 +846,7 @@ int ltt_session_fd(struct ltt_session *s)
  * ltt_create_defaults - fill in and check the attributes of a session
  * @a: the attributes; zeroes take the defaults
  *
- * Returns 0, or -EINVAL.
+ * Return: 0, or -EINVAL.
  */
 int ltt_create_defaults(struct ltt_create *a)
 {
@@ -773,7 +862,7 @@ int ltt_create_defaults(struct ltt_create *a)
  * ltt_session_create - make a session and its buffers, for user space
  * @attr: the attributes from user space
  *
- * Returns a session fd, -EPERM without CAP_PERFMON or CAP_SYS_ADMIN
+ * Return: a session fd, -EPERM without CAP_PERFMON or CAP_SYS_ADMIN
  * (unless kernel.ltt_user_sessions allows a user session, whose buffer
  * may be at most kernel.ltt_user_buffer_kb per CPU) or with them in a
  * pid namespace other than the initial one, -ENOSPC when the

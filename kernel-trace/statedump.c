@@ -10,7 +10,8 @@
  * the reader (often the caller of START) reads meanwhile; in discard
  * mode it waits for the reader to free a packet rather than lose
  * records, so a dump larger than the buffer arrives whole.  A stop ends
- * the waiting: the dump finishes at once, its excess counted lost.
+ * the waiting: the dump finishes at once, its excess counted lost; the
+ * stop waits for it before it takes any lock that other sessions need.
  */
 #include <linux/cred.h>
 #include <linux/dcache.h>
@@ -37,16 +38,12 @@ struct ltt_dump_ctx {
 /* Before a record: in discard mode, let the reader catch up if need be. */
 static void ltt_dump_room(struct ltt_dump_ctx *ctx)
 {
-	struct ltt_session *s = ctx->s;
-	struct ltt_buf *buf;
+	struct ltt_buf *buf = ctx->s->bufs[raw_smp_processor_id()];
 
-	if (s->mode != LTT_MODE_DISCARD || ctx->no_reader)
+	ltt_selftest_sleep(LTT_KNOB_DUMP_DELAY_MS);
+	if (!buf || ctx->no_reader)
 		return;
-	buf = s->bufs[raw_smp_processor_id()];
-	if (!buf || !READ_ONCE(buf->has_reader) || ltt_buf_has_room(buf))
-		return;
-	if (!wait_event_timeout(buf->room, ltt_buf_has_room(buf) ||
-				READ_ONCE(s->dump_hurry), LTT_DUMP_WAIT))
+	if (!ltt_buf_wait_room(buf, &ctx->s->dump_hurry, LTT_DUMP_WAIT))
 		ctx->no_reader = true;
 }
 
@@ -135,7 +132,7 @@ static struct task_struct *ltt_next_task(pid_t *nr)
  * @work: the dump of the session, just started
  *
  * Runs in a worker, without the session's locks; a stop of the session
- * waits for it.  The records pass the event mask; the pid filter lets
+ * waits for it, before it takes them.  The records pass the event mask; the pid filter lets
  * through those of the listed processes and threads, whoever starts the
  * session.  Tasks come in pid order, each process's files after it.  The
  * worker wears the credentials of the session's creator, so that a user

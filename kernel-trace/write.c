@@ -18,7 +18,7 @@
 #include <linux/sched/coredump.h>
 #include <linux/slab.h>
 
-#include "buffer.h"
+#include "internal.h"
 
 struct ltt_recording __rcu *ltt_recording;
 unsigned long ltt_wanted[BITS_TO_LONGS(LTT_EVENTS_MAX)];
@@ -53,30 +53,29 @@ void ltt_recording_masks_changed(void)
 						    lockdep_is_held(&ltt_record_lock)));
 }
 
-/* Do the current task, or @other, pass the session's pid filter? */
-static __always_inline bool ltt_pid_match(struct ltt_session *s,
-					  struct task_struct *other)
+/* Does @t pass the pid filter @set (NULL: no filter)? */
+static __always_inline bool ltt_pid_in(const struct ltt_pidset *set,
+				       const struct task_struct *t)
 {
-	struct ltt_pidset *set = rcu_dereference_sched(s->pids);
 	unsigned int i;
 
 	if (!set)
 		return true;
 	for (i = 0; i < set->n; i++)
-		if (set->pids[i] == current->pid ||
-		    set->pids[i] == current->tgid ||
-		    (other && (set->pids[i] == other->pid ||
-			       set->pids[i] == other->tgid)))
+		if (set->pids[i] == t->pid || set->pids[i] == t->tgid)
 			return true;
 	return false;
 }
 
-/*
- * Is @t one of a user session's own tasks?  All its uids must be the
- * user's, as ptrace and perf require: a set-uid program that the user
- * starts (passwd, sudo) is not the user's.
+/**
+ * ltt_user_owns - is @t one of a user session's own tasks?
+ * @s: the user session
+ * @t: the task
+ *
+ * All its uids must be the user's, as ptrace and perf require: a set-uid
+ * program that the user starts (passwd, sudo) is not the user's.
  */
-static bool ltt_user_owns(const struct ltt_session *s, struct task_struct *t)
+bool ltt_user_owns(const struct ltt_session *s, struct task_struct *t)
 {
 	const struct cred *c;
 
@@ -108,7 +107,7 @@ static bool ltt_user_current(const struct ltt_session *s)
  * @s: the session
  * @t: a task that an event names
  *
- * Returns @t's pid, or 0 when @s is a user session and @t is not its
+ * Return: @t's pid, or 0 when @s is a user session and @t is not its
  * user's.
  */
 pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t)
@@ -116,6 +115,21 @@ pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t)
 	if (!s->user || ltt_user_owns(s, t))
 		return t->pid;
 	return 0;
+}
+
+/*
+ * May user session @s record an event of the current task, or about
+ * @other?  The task that lets it through must both be the user's and
+ * pass the pid filter: a filter naming a pid that has since gone to
+ * another user's task (or to a set-uid program) shows nothing of it.
+ */
+static bool ltt_user_takes(struct ltt_session *s, struct task_struct *other)
+{
+	struct ltt_pidset *set = rcu_dereference_sched(s->pids);
+
+	if (ltt_pid_in(set, current) && ltt_user_current(s))
+		return true;
+	return other && ltt_pid_in(set, other) && ltt_user_owns(s, other);
 }
 
 /*
@@ -128,11 +142,18 @@ static __always_inline struct ltt_buf *ltt_take(struct ltt_session *s,
 						unsigned int id,
 						struct task_struct *other)
 {
-	if (!test_bit(id, s->mask) || !ltt_pid_match(s, other))
+	struct ltt_pidset *set;
+
+	if (!test_bit(id, s->mask))
 		return NULL;
-	if (unlikely(s->user) && !ltt_user_current(s) &&
-	    !(other && ltt_user_owns(s, other)))
-		return NULL;
+	if (unlikely(s->user)) {
+		if (!ltt_user_takes(s, other))
+			return NULL;
+	} else {
+		set = rcu_dereference_sched(s->pids);
+		if (!ltt_pid_in(set, current) && !(other && ltt_pid_in(set, other)))
+			return NULL;
+	}
 	return s->bufs[smp_processor_id()];
 }
 
@@ -206,7 +227,7 @@ void __ltt_write_str(unsigned int id, const void *rec, unsigned int len,
  * @state: @prev's state
  *
  * A session whose pid filter lists @next records the switch too; a user
- * session sees the other users' tasks as pid 0.
+ * session sees the other users' tasks as pid 0, and not their state.
  */
 void ltt_write_sched_change(struct task_struct *prev,
 			    struct task_struct *next, unsigned int state)
@@ -230,6 +251,8 @@ void ltt_write_sched_change(struct task_struct *prev,
 			continue;
 		rec.in = ltt_session_pid(s, next);
 		rec.out = ltt_session_pid(s, prev);
+		/* Nor the state of another user's task. */
+		rec.out_state = !s->user || rec.out ? state : 0;
 		ltt_buf_write(buf, LTT_EV_sched_change, &rec, sizeof(rec),
 			      NULL, 0);
 	}
@@ -284,8 +307,9 @@ bool ltt_task_passes(struct ltt_session *s, struct task_struct *t)
 	 * dump's worker wears them), and of no kernel thread: the worker
 	 * itself is one, and may always read itself.
 	 */
-	if (s->user && ((t->flags & PF_KTHREAD) ||
-			!ptrace_may_access(t, PTRACE_MODE_READ_REALCREDS)))
+	if (s->user && ((t->flags & PF_KTHREAD) || !ltt_user_owns(s, t) ||
+			!ptrace_may_access(t, PTRACE_MODE_READ_REALCREDS |
+					   PTRACE_MODE_NOAUDIT)))
 		return false;
 	guard(preempt_notrace)();
 	set = rcu_dereference_sched(s->pids);
@@ -464,8 +488,15 @@ void ltt_recording_del(struct ltt_session *s)
 	for (i = 0; new && i < old->n; i++)
 		if (old->s[i] && old->s[i] != s)
 			new->s[n++] = old->s[i];
+	if (new && !n) {
+		/* Only entries cleared in place were left. */
+		kfree(new);
+		new = NULL;
+	}
 	if (new)
 		new->n = n;
+	else
+		ltt_clock_idle();
 	rcu_assign_pointer(ltt_recording, new);
 	ltt_wanted_update(new);
 	kfree_rcu(old, rcu);

@@ -690,6 +690,125 @@ TEST(user_session_sees_only_its_own)
 }
 
 /*
+ * A user session's pid filter names only tasks its user may ptrace: one
+ * of root's would tell when root's task runs, every switch into and out
+ * of it timed to the nanosecond, even with its pid hidden.
+ */
+TEST(user_session_cannot_filter_on_another_users_task)
+{
+	pid_t child, root = getpid();
+	int status;
+
+	ASSERT_EQ(0, write_sysctl("1"))
+		TH_LOG(USER_SESSIONS ": %s", strerror(errno));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		struct ltt_session s;
+		pid_t own;
+
+		become_nobody();
+		own = getpid();
+		if (ltt_session_open(&s, NULL))
+			_exit(10);
+		if (ltt_set_pids(s.fd, &root, 1) != -1 || errno != ESRCH)
+			_exit(1);
+		if (ltt_set_pids(s.fd, &own, 1))
+			_exit(2);
+		ltt_session_close(&s);
+		_exit(0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	write_sysctl("0");
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("1: root's pid was taken; 2: the user's own was refused; 10: no session");
+}
+
+/* Root's task, on @cpu: sleeps and wakes until killed. */
+static pid_t root_sleeper(unsigned int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	ltt_pin_to_cpu(cpu);
+	for (;;)
+		usleep(200);
+}
+
+/*
+ * Under nobody, on @cpu beside root's sleeper: record 300 ms of busy
+ * work and check the switches out of root's task.
+ */
+static int nobody_beside_root(unsigned int cpu)
+{
+	static const char *const sched[] = { "sched_change", NULL };
+	struct ltt_session s;
+	struct ltt_trace t = { 0 };
+	size_t i, from_root = 0, leaked = 0;
+	__u64 end;
+
+	become_nobody();
+	if (ltt_pin_to_cpu(cpu) || ltt_session_open(&s, &ltt_create_big) ||
+	    ltt_set_events(&s, sched) || ltt_open_readers(&s) ||
+	    ltt_start(s.fd)) {
+		fprintf(stderr, "# user session: %s\n", ltt_err);
+		return 10;
+	}
+	end = ltt_now_ns(CLOCK_MONOTONIC) + 300 * 1000 * 1000ULL;
+	while (ltt_now_ns(CLOCK_MONOTONIC) < end)
+		syscall(SYS_getppid);
+	if (ltt_stop(s.fd) || ltt_read_stopped(&s, &t))
+		return 11;
+	for (i = 0; i < t.n; i++) {
+		const struct ltt_event *e = &t.ev[i];
+
+		if (!ltt_ev_is(&s.reg, e, "sched_change") ||
+		    ltt_ev_field(&s.reg, e, "out") ||
+		    ltt_ev_field(&s.reg, e, "in") != getpid())
+			continue;
+		from_root++;
+		if (ltt_ev_field(&s.reg, e, "out_state"))
+			leaked++;
+	}
+	ltt_trace_free(&t);
+	ltt_session_close(&s);
+	fprintf(stderr, "# %zu switches from a hidden task, %zu with its state\n",
+		from_root, leaked);
+	if (!from_root)
+		return 12;
+	return leaked ? 1 : 0;
+}
+
+/*
+ * A user session records the switches between its user's task and
+ * another user's, the other's pid as 0: its state (sleeping, blocked)
+ * is not the user's to know either.
+ */
+TEST(user_session_sees_no_state_of_another_users_task)
+{
+	unsigned int cpu = 0;
+	pid_t sleeper, child;
+	int status;
+
+	ASSERT_EQ(0, write_sysctl("1"))
+		TH_LOG(USER_SESSIONS ": %s", strerror(errno));
+	sleeper = root_sleeper(cpu);
+	ASSERT_LE(0, sleeper);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		_exit(nobody_beside_root(cpu));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	kill(sleeper, SIGKILL);
+	waitpid(sleeper, NULL, 0);
+	write_sysctl("0");
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("1: a hidden task's state recorded; 10, 11: no session; 12: no switch");
+}
+
+/*
  * The kprobe samples read their probed function's arguments with
  * regs_get_kernel_argument(): CONFIG_SAMPLE_LTT depends on
  * HAVE_FUNCTION_ARG_ACCESS_API, which ARM, MIPS and SH do not have, and

@@ -11,6 +11,8 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -19,6 +21,12 @@
 
 static_assert(sizeof(struct ltt_event_create) == LTT_EVENT_CREATE_SIZE_VER1,
 	      "struct ltt_event_create");
+
+/* <linux/fs.h>'s, which glibc 2.36's <sys/mount.h> does not mix with. */
+#ifndef FIFREEZE
+#define FIFREEZE	_IOWR('X', 119, int)
+#define FITHAW		_IOWR('X', 120, int)
+#endif
 
 /* The flag word, as the kernel last wrote it. */
 #define FLAG(w)		__atomic_load_n((w), __ATOMIC_RELAXED)
@@ -428,6 +436,179 @@ TEST_F(enable, file_word_not_present_is_written_by_a_worker)
 	close(mfd);
 }
 
+/*
+ * The page of a word is replaced while a session records (dlclose() and
+ * dlopen() of the library that holds it, MADV_DONTNEED): the next
+ * change of what the sessions take writes the new page's word, though
+ * the old one held the same value.
+ */
+TEST_F(enable, flag_in_a_page_mapped_again_is_written_again)
+{
+	__u32 *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	__u64 all[LTT_EVENTS_MAX / 64];
+	int fd;
+
+	ASSERT_NE(MAP_FAILED, (void *)w);
+	memset(all, 0xff, sizeof(all));
+	fd = create_flagged("ltt_enable_remap", w, 2);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	START();
+	ASSERT_EQ(4U, FLAG(w));
+	ASSERT_EQ((void *)w, mmap((void *)w, 4096, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+				  -1, 0));
+	ASSERT_EQ(0U, FLAG(w));
+	ASSERT_EQ(0, ltt_set_mask(self->s.fd, all, LTT_EVENTS_MAX));
+	EXPECT_TRUE(wait_flag(w, 4U, true))
+		TH_LOG("the new page's word stayed 0 while the session records");
+	ASSERT_EQ(0, ltt_stop(self->s.fd));
+	close(fd);
+	munmap((void *)w, 4096);
+}
+
+/*
+ * The test's safety net, a process of its own so that it outlives a
+ * failed test: thaw @mnt after 20 s, whatever hangs.
+ */
+static pid_t thaw_later(int mnt)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	sleep(20);
+	ioctl(mnt, FITHAW, 0);
+	_exit(0);
+}
+
+/* Is @pid asleep in D state (a fault that waits on a frozen fs)? */
+static bool in_d_state(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	int i, fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (i = 0; i < 500; i++) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return false;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'D')
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * A process registers a word whose page faults on a frozen file system
+ * (or a FUSE server that never answers): it waits, as its own write to
+ * the word would; nobody else's EVENT_CREATE, CREATE, START and STOP
+ * wait with it.
+ */
+TEST_F(enable, registration_stuck_in_a_fault_blocks_nobody_else)
+{
+	struct ltt_session other;
+	struct stat st;
+	__u64 t0, took;
+	int mfd, mnt, fd, status;
+	pid_t child, watchdog;
+	__u32 *w, mine = 0;
+
+	ASSERT_EQ(0, ltt_ext2_mount()) TH_LOG("%s", ltt_err);
+	/* Freeze our own loop device's file system, and no other. */
+	ASSERT_EQ(0, stat(LTT_EXT2_MNT, &st));
+	ASSERT_EQ(7U, major(st.st_dev)) TH_LOG(LTT_EXT2_MNT " is not on a loop device");
+	mfd = open(LTT_EXT2_MNT "/flag", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+		   0600);
+	ASSERT_LE(0, mfd) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, ftruncate(mfd, 4096));
+	w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	ASSERT_NE(MAP_FAILED, (void *)w);
+	*w = 0;
+	mnt = open(LTT_EXT2_MNT, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, mnt);
+	/* Written back and write-protected: a write fault now waits. */
+	ASSERT_EQ(0, ioctl(mnt, FIFREEZE, 0)) TH_LOG("%s", strerror(errno));
+	watchdog = thaw_later(mnt);
+	child = fork();
+	if (!child)
+		_exit(create_flagged("ltt_enable_frozen", w, 0) < 0);
+	EXPECT_TRUE(in_d_state(child)) TH_LOG("the registration did not wait on its page");
+
+	t0 = ltt_now_ns(CLOCK_MONOTONIC);
+	fd = create_flagged("ltt_enable_beside", &mine, 0);
+	EXPECT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, ltt_session_open(&other, NULL)) TH_LOG("%s", ltt_err);
+	EXPECT_EQ(0, ltt_start(self->s.fd)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(1U, FLAG(&mine));
+	EXPECT_EQ(0, ltt_stop(self->s.fd)) TH_LOG("%s", strerror(errno));
+	took = ltt_now_ns(CLOCK_MONOTONIC) - t0;
+
+	ioctl(mnt, FITHAW, 0);
+	kill(watchdog, SIGKILL);
+	waitpid(watchdog, NULL, 0);
+	EXPECT_EQ(child, waitpid(child, &status, 0));
+	ltt_session_close(&other);
+	close(fd);
+	close(mnt);
+	munmap((void *)w, 4096);
+	close(mfd);
+	unlink(LTT_EXT2_MNT "/flag");
+	EXPECT_GT(2000000000ULL, took)
+		TH_LOG("EVENT_CREATE, CREATE, START, STOP: %llu ms beside a stuck registration",
+		       (unsigned long long)took / 1000000);
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("the registration failed after the thaw");
+}
+
+/*
+ * A registration lives as long as a copy of its event fd: after dup(),
+ * close() and a new event on the same bit (libltt reuses a word once
+ * the fd number comes back), the bit is set while either event is
+ * taken, whichever of the two was registered last.
+ */
+TEST_F(enable, two_registrations_of_one_bit_are_judged_together)
+{
+	__u32 word = 0;
+	int a, a2, b, ids[3];
+
+	a = create_flagged("ltt_enable_twin_a", &word, 0);
+	ASSERT_LE(0, a) TH_LOG("%s", strerror(errno));
+	a2 = dup(a);
+	ASSERT_LE(0, a2);
+	close(a);
+	b = create_flagged("ltt_enable_twin_b", &word, 0);
+	ASSERT_LE(0, b) TH_LOG("%s", strerror(errno));
+	ids[0] = id_of(&self->s, "ltt_enable_twin_a");
+	ids[1] = id_of(&self->s, "ltt_enable_twin_b");
+	ids[2] = -1;
+	ASSERT_LE(0, ids[0]);
+	ASSERT_LE(0, ids[1]);
+	START();
+	ASSERT_EQ(0, mask_only(self->s.fd, &ids[1]));
+	EXPECT_EQ(1U, FLAG(&word)) TH_LOG("{b}");
+	ASSERT_EQ(0, mask_only(self->s.fd, ids));
+	EXPECT_EQ(1U, FLAG(&word)) TH_LOG("{a, b}");
+	ids[1] = -1;
+	ASSERT_EQ(0, mask_only(self->s.fd, ids));
+	EXPECT_EQ(1U, FLAG(&word)) TH_LOG("{a}: a's dup records, b does not");
+	ids[0] = id_of(&self->s, "ltt_enable_twin_b");
+	ASSERT_EQ(0, mask_only(self->s.fd, ids));
+	/* a's last copy goes: b's bit stays. */
+	close(a2);
+	EXPECT_EQ(1U, FLAG(&word)) TH_LOG("{b}, a closed");
+	ids[0] = -1;
+	ASSERT_EQ(0, mask_only(self->s.fd, ids));
+	EXPECT_EQ(0U, FLAG(&word)) TH_LOG("{}");
+	ASSERT_EQ(0, ltt_stop(self->s.fd));
+	close(b);
+}
+
 /* A caller of the first version of the struct has no flag, as before. */
 TEST_F(enable, old_callers_create_without_a_flag)
 {
@@ -506,6 +687,65 @@ TEST(user_session_sets_only_its_users_flags)
 		TH_LOG("child: 11 no flag, 12 set too early, 13 no session, 14 not set");
 	close(fd);
 	ltt_write_str(USER_SESSIONS, "0");
+}
+
+/*
+ * Nobody's process holds 1000 flagged event fds and forks 70 times:
+ * every child copies the registrations, 71,000 of them, more than the
+ * whole system may hold.  They are counted against nobody, who runs out;
+ * root's EVENT_CREATE with a flag still succeeds.
+ */
+TEST(one_users_forks_leave_room_for_everyone_else)
+{
+	static __u32 words[1000], root_word;
+	int p[2], status, fd, n;
+	pid_t child;
+	char c;
+
+	if (ltt_write_str(USER_SESSIONS, "1"))
+		SKIP(return, "%s", ltt_err);
+	ASSERT_EQ(0, pipe(p));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		pid_t kids[70];
+		int i, k;
+
+		close(p[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (setgid(NOBODY) || setuid(NOBODY) ||
+		    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+			_exit(10);
+		for (i = 0; i < 1000; i++)
+			if (create_flagged("ltt_enable_forker", &words[i], 0) < 0)
+				break;
+		for (k = 0; k < 70; k++) {
+			kids[k] = fork();
+			if (!kids[k]) {
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
+				pause();
+				_exit(0);
+			}
+		}
+		c = i > 0;
+		if (write(p[1], &c, 1) != 1)
+			_exit(11);
+		pause();
+		for (k = 0; k < 70; k++)
+			kill(kids[k], SIGKILL);
+		_exit(0);
+	}
+	close(p[1]);
+	n = read(p[0], &c, 1);
+	fd = create_flagged("ltt_enable_root_room", &root_word, 0);
+	EXPECT_LE(0, fd) TH_LOG("root's flagged EVENT_CREATE: %s", strerror(errno));
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	close(p[0]);
+	if (fd >= 0)
+		close(fd);
+	ltt_write_str(USER_SESSIONS, "0");
+	EXPECT_EQ(1, n) TH_LOG("nobody's process did not get going");
 }
 
 /* Many registrations, 32 of them sharing each word. */

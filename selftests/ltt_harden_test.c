@@ -404,6 +404,56 @@ static void stop_beside_a_stuck_reply(struct __test_metadata *_metadata,
 }
 
 /*
+ * A process with thousands of open files is slow to dump, and the STOP
+ * of the session that dumps it waits for the dump; other sessions'
+ * commands do not.  dump_delay_ms makes each record of the dump cost a
+ * millisecond at least.
+ */
+TEST(a_slow_state_dump_keeps_other_sessions_waiting_for_nothing)
+{
+	struct ltt_session s, other;
+	__u64 all[LTT_EVENTS_MAX / 64];
+	struct cmd_thread stop;
+	int fds[800], n, i;
+	__u64 t0, took;
+
+	if (no_knobs())
+		SKIP(return, KNOB("") ": %s (CONFIG_LTT_SELFTEST?)",
+		     strerror(errno));
+	for (n = 0; n < (int)ARRAY_SIZE(fds); n++) {
+		fds[n] = dup(0);
+		if (fds[n] < 0)
+			break;
+	}
+	ASSERT_LT(400, n) TH_LOG("only %d fds: %s", n, strerror(errno));
+	memset(all, 0xff, sizeof(all));
+	ASSERT_EQ(0, ltt_session_open(&s, NULL)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_session_open(&other, NULL)) TH_LOG("%s", ltt_err);
+	SET_KNOB("dump_delay_ms", "1");
+	ltt_start_or_fail(_metadata, s.fd);
+	stop = (struct cmd_thread){ .fd = s.fd, .cmd = LTT_CMD_STOP };
+	ASSERT_EQ(0, pthread_create(&stop.thread, NULL, run_cmd, &stop));
+	usleep(100 * 1000);
+	/* Both take the lock that a STOP holds while it stops. */
+	t0 = ltt_now_ns(CLOCK_MONOTONIC);
+	EXPECT_EQ(0, ltt_set_mask(other.fd, all, LTT_EVENTS_MAX))
+		TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, ltt_start(other.fd)) TH_LOG("%s", strerror(errno));
+	took = ltt_now_ns(CLOCK_MONOTONIC) - t0;
+	CLEAR_KNOB("dump_delay_ms");
+	ASSERT_EQ(0, pthread_join(stop.thread, NULL));
+	EXPECT_EQ(0, stop.ret) TH_LOG("STOP: %s", strerror(stop.err));
+	ltt_session_close(&other);
+	ltt_session_close(&s);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	/* The dump: n records of a millisecond at least. */
+	EXPECT_GT(250000000ULL, took)
+		TH_LOG("another session's SET_EVENTS, START: %llu ms beside a dump of %d files",
+		       (unsigned long long)took / 1000000, n);
+}
+
+/*
  * STATUS into a page that faults in only when a userfaultfd handler says
  * so holds no lock meanwhile: a STOP of the same session (EINVAL: it
  * never started), and another session's START and STOP, go through

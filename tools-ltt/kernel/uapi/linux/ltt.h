@@ -153,7 +153,8 @@ struct ltt_events {
  * @count: Input, number of pids (at most LTT_PIDS_MAX); 0 removes the
  *	filter.
  * @pids: Input, user pointer to @count __s32 pids, each an existing
- *	process or thread (ESRCH otherwise).  An event passes when the
+ *	process or thread and, in a user session, one the caller may
+ *	ptrace (ESRCH otherwise).  An event passes when the
  *	current task's pid or thread-group id is in the list; a
  *	sched_change also passes when the task it switches to is.
  * @flags: Input, must be 0.
