@@ -429,12 +429,16 @@ int cmd_report(int argc, char **argv)
 	while (!r.out->failed && ltt_trace_next(t, &it) > 0) {
 		if (it->ts > r.win.to)
 			break;		/* items come in time order */
-		if (!report_wanted(&r, it) ||
-		    (r.filter && !filter_match(r.filter, t, it)))
+		bool match;
+
+		if (!report_wanted(&r, it))
 			continue;
-		matched++;
+		match = !r.filter || filter_match(r.filter, t, it);
+		matched += match;
 		if (st)
-			strace_add(st, it);
+			strace_add(st, it, match);	/* whole calls */
+		else if (!match)
+			continue;
 		else if (r.json)
 			report_json_item(r.out, t, it, r.start_ts, r.utc);
 		else

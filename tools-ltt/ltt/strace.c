@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archnames.h"
 #include "ltt.h"
 #include "strace.h"
 #include "syscalls.h"
@@ -67,6 +68,9 @@ struct call {
 	bool pending;			/* entered, not returned */
 	bool returned;			/* returned, its line not written */
 	bool trap_pending;
+	bool matched;			/* --filter: an event of the call matched */
+	bool exited;			/* an exit that ended the task */
+	bool trap_matched;
 	uint32_t cpu;
 	uint64_t ts, trap_ts, trap_ip;
 	int64_t nr, trap_nr;
@@ -86,73 +90,13 @@ struct strace {
 	uint64_t start_ts;
 	bool started;
 	int id_entry, id_entry_compat, id_exit, id_trap, id_trap_exit;
+	int id_process_exit;
 	const struct ltt_syscall_table *syscalls;	/* the trace's */
+	const struct arch_names *names;	/* its signals, errno values... */
 	enum arg_kind *kind;		/* per event id */
 	struct call *calls;		/* open addressing by pid */
 	uint32_t n_slots, used;
 };
-
-const char *strace_signal_name(long sig)
-{
-	return sig > 0 && sig < 65 ? sigabbrev_np(sig) : NULL;
-}
-
-const char *strace_open_flags(uint32_t flags, char *buf, size_t len)
-{
-	/* the generic values: every architecture of the series */
-	static const struct { uint32_t bit; const char *name; } bits[] = {
-		{ 0100, "O_CREAT" }, { 0200, "O_EXCL" }, { 0400, "O_NOCTTY" },
-		{ 01000, "O_TRUNC" }, { 02000, "O_APPEND" },
-		{ 04000, "O_NONBLOCK" }, { 010000, "O_DSYNC" },
-		{ 020000, "O_ASYNC" }, { 040000, "O_DIRECT" },
-		{ 0100000, "O_LARGEFILE" }, { 0200000, "O_DIRECTORY" },
-		{ 0400000, "O_NOFOLLOW" }, { 01000000, "O_NOATIME" },
-		{ 02000000, "O_CLOEXEC" }, { 04000000, "__O_SYNC" },
-		{ 010000000, "O_PATH" }, { 020000000, "__O_TMPFILE" },
-	};
-	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR",
-					     "O_ACCMODE" };
-	size_t n = snprintf(buf, len, "%s", modes[flags & 3]);
-	unsigned int i;
-
-	flags &= ~3U;
-	for (i = 0; i < ARRAY_SIZE(bits) && n < len; i++)
-		if (flags & bits[i].bit) {
-			n += snprintf(buf + n, len - n, "|%s", bits[i].name);
-			flags &= ~bits[i].bit;
-		}
-	if (flags && n < len)
-		snprintf(buf + n, len - n, "|%#o", flags);
-	return buf;
-}
-
-const char *strace_signal_code(long sig, long code)
-{
-	static const char *const si[] = {
-		"SI_USER", "SI_QUEUE", "SI_TIMER", "SI_MESGQ", "SI_ASYNCIO",
-		"SI_SIGIO", "SI_TKILL", "SI_DETHREAD", NULL, "SI_ASYNCNL",
-	};
-	static const char *const segv[] = { NULL, "SEGV_MAPERR", "SEGV_ACCERR",
-					    "SEGV_BNDERR", "SEGV_PKUERR" };
-	static const char *const bus[] = { NULL, "BUS_ADRALN", "BUS_ADRERR",
-					   "BUS_OBJERR", "BUS_MCEERR_AR",
-					   "BUS_MCEERR_AO" };
-	static const char *const cld[] = { NULL, "CLD_EXITED", "CLD_KILLED",
-					   "CLD_DUMPED", "CLD_TRAPPED",
-					   "CLD_STOPPED", "CLD_CONTINUED" };
-
-	if (code == 0x80)
-		return "SI_KERNEL";
-	if (code <= 0 && -code < (long)ARRAY_SIZE(si))
-		return si[-code];
-	if (sig == 11 && code < (long)ARRAY_SIZE(segv))
-		return segv[code];
-	if (sig == 7 && code < (long)ARRAY_SIZE(bus))
-		return bus[code];
-	if (sig == 17 && code < (long)ARRAY_SIZE(cld))
-		return cld[code];
-	return NULL;
-}
 
 const char *strace_socket_call_name(long call)
 {
@@ -213,8 +157,8 @@ static const struct {
 
 struct field_notes {
 	const struct ltt_syscall_table *arch;	/* names the traps */
+	const struct arch_names *names;	/* signals, open flags */
 	unsigned int n_events;
-	char sig[32][16];		/* "SIGTERM" */
 	int sig_field;			/* process_signal's "sig", -1 if none */
 	char buf[256];			/* a note made for the field at hand */
 	uint8_t kind[][LTT_FIELDS_MAX];	/* by event id and field */
@@ -230,12 +174,9 @@ struct field_notes *field_notes_new(const struct ltt_registry *reg,
 	if (!fn)
 		return NULL;
 	fn->arch = arch;
+	fn->names = arch_names_of(arch);
 	fn->n_events = reg->n_events;
 	fn->sig_field = -1;
-	for (i = 1; i < 32; i++)
-		if (sigabbrev_np(i))
-			snprintf(fn->sig[i], sizeof(fn->sig[i]), "SIG%s",
-				 sigabbrev_np(i));
 	for (i = 0; i < ARRAY_SIZE(note_fields); i++) {
 		int id = ltt_registry_find(reg, note_fields[i].event), f;
 
@@ -274,15 +215,15 @@ const char *field_note(struct field_notes *fn, const struct ltt_item *it,
 	case NOTE_TRAP:
 		return tl_trap_name(fn->arch, v);
 	case NOTE_SIGNAL:
-		return v > 0 && v < 32 && fn->sig[v][0] ? fn->sig[v] : NULL;
+		return arch_signal_name(fn->names, v);
 	case NOTE_SOFTIRQ:
 		return tl_softirq_name(v);
 	case NOTE_SOCKET_CALL:
 		return strace_socket_call_name(v);
 	case NOTE_OPEN_FLAGS:
-		return strace_open_flags(v, fn->buf, sizeof(fn->buf));
+		return arch_open_flags(fn->names, v, fn->buf, sizeof(fn->buf));
 	case NOTE_SIGNAL_CODE:
-		return strace_signal_code(fn->sig_field >= 0 ?
+		return arch_signal_code(fn->names, fn->sig_field >= 0 ?
 					  ltt_item_int(it, fn->sig_field) : 0, v);
 	case NOTE_MODE:
 		snprintf(fn->buf, sizeof(fn->buf), "%#llo",
@@ -307,11 +248,13 @@ struct strace *strace_new(const struct ltt_trace *t, struct out *o,
 	s->json = json;
 	s->utc = utc;
 	s->syscalls = ltt_trace_syscalls(t);
+	s->names = arch_names_of(s->syscalls);
 	s->id_entry = ltt_registry_find(reg, "syscall_entry");
 	s->id_entry_compat = ltt_registry_find(reg, "syscall_entry_compat");
 	s->id_exit = ltt_registry_find(reg, "syscall_exit");
 	s->id_trap = ltt_registry_find(reg, "trap_entry");
 	s->id_trap_exit = ltt_registry_find(reg, "trap_exit");
+	s->id_process_exit = ltt_registry_find(reg, "process_exit");
 	s->kind = calloc(reg->n_events + 1, sizeof(*s->kind));
 	s->n_slots = 256;
 	s->calls = calloc(s->n_slots, sizeof(*s->calls));
@@ -469,9 +412,14 @@ static void args_of(struct strace *s, struct call *c, const struct ltt_item *it,
 	switch (k) {
 	case ARG_PATH:
 		args_string(c, it, get(it, "trunc"));
-		if (ltt_event_field_index(it->desc, "flags") >= 0)
-			args_add(c, "%s", strace_open_flags(get(it, "flags"),
-					buf, sizeof(buf)));
+		if (ltt_event_field_index(it->desc, "flags") < 0)
+			break;
+		name = arch_open_flags(s->names, get(it, "flags"), buf,
+				       sizeof(buf));
+		if (name)
+			args_add(c, "%s", name);
+		else
+			args_add(c, "%#llo", (unsigned long long)get(it, "flags"));
 		break;
 	case ARG_NAME:
 		args_string(c, it, false);
@@ -541,10 +489,10 @@ static void args_of(struct strace *s, struct call *c, const struct ltt_item *it,
 			args_add(c, "%lld", (long long)get(it, "type"));
 		break;
 	case ARG_SIGNAL:
-		name = strace_signal_name(get(it, "sig"));
+		name = arch_signal_name(s->names, get(it, "sig"));
 		args_add(c, "%lld", (long long)get(it, "pid"));
 		if (name)
-			args_add(c, "SIG%s", name);
+			args_add(c, "%s", name);
 		else
 			args_add(c, "%lld", (long long)get(it, "sig"));
 		break;
@@ -639,8 +587,8 @@ static void call_line(struct strace *s, struct call *c, bool returned)
 		ltt_syscall_compat_table(s->syscalls, c->abi) : s->syscalls, c->nr);
 	struct out *o = s->o;
 	int64_t ret = c->ret;
-	const char *ename = returned && ret < 0 && ret > -4096 ?
-			    strerrorname_np(-ret) : NULL;
+	const struct arch_errno *e = returned && ret < 0 && ret > -4096 ?
+				     arch_errno(s->names, -ret) : NULL;
 	char nbuf[32];
 
 	if (!name && c->abi == LTT_SYSCALL_ABI_COMPAT) {
@@ -657,23 +605,27 @@ static void call_line(struct strace *s, struct call *c, bool returned)
 		    (unsigned long long)c->ip, name, (long long)c->nr);
 		put_json(o, c->args);
 		if (!returned) {
-			out_str(o, ",\"ret\":null,\"unfinished\":true}\n");
+			out_str(o, c->exited ? ",\"ret\":null}\n" :
+				   ",\"ret\":null,\"unfinished\":true}\n");
+			c->exited = false;
 			return;
 		}
 		put(o, ",\"ret\":%lld", (long long)ret);
-		if (ename)
-			put(o, ",\"errno\":\"%s\"", ename);
+		if (e)
+			put(o, ",\"errno\":\"%s\"", e->name);
 		put(o, ",\"duration_ns\":%llu}\n",
 		    (unsigned long long)(c->exit_ts - c->ts));
 		return;
 	}
 	put(o, "[%#llx] %s(%s", (unsigned long long)c->ip, name, c->args);
 	if (!returned) {
-		out_str(o, " <unfinished ...>) = ?\n");
+		/* strace's words: an exit returns not; other calls were cut */
+		out_str(o, c->exited ? ") = ?\n" : " <unfinished ...>) = ?\n");
+		c->exited = false;
 		return;
 	}
-	if (ename)
-		put(o, ") = -1 %s (%s) ", ename, strerror(-ret));
+	if (e)
+		put(o, ") = -1 %s (%s) ", e->name, e->text);
 	else if (returns_address(name))
 		put(o, ") = %#llx ", (unsigned long long)ret);
 	else
@@ -685,21 +637,75 @@ static void call_line(struct strace *s, struct call *c, bool returned)
 /* Write what the task @c has open or waiting: before its next call. */
 static void call_flush(struct strace *s, struct call *c)
 {
-	if (c->returned)
+	if (c->returned && c->matched)
 		call_line(s, c, true);
-	else if (c->pending)
+	else if (c->pending && c->matched)
 		call_line(s, c, false);
-	c->returned = c->pending = false;
+	c->returned = c->pending = c->exited = false;
+}
+
+/*
+ * process_exit of task @c (code: the wait(2) status): its exit or
+ * exit_group, with the status as its argument, and strace's "+++" line.
+ */
+static void exit_line(struct strace *s, struct call *c,
+		      const struct ltt_item *it, bool match)
+{
+	int64_t code = get(it, "code");
+	const char *name = c->pending ? ltt_syscall_name(c->abi ?
+		ltt_syscall_compat_table(s->syscalls, c->abi) : s->syscalls,
+		c->nr) : NULL;
+	struct out *o = s->o;
+
+	if (name && (code & 0x7f) == 0 &&
+	    (!strcmp(name, "exit_group") || !strcmp(name, "exit"))) {
+		/* what its exit did (SIGCHLD to the parent) is not its arguments */
+		c->len = 0;
+		c->args[0] = '\0';
+		args_add(c, "%lld", (long long)(code >> 8 & 0xff));
+		c->exited = true;
+	}
+	c->matched |= match;
+	call_flush(s, c);
+	if (!match && !c->matched)
+		return;
+	c->matched = false;
+	lead(s, it->ts, it->pid, it->cpu);
+	if (s->json) {
+		if (code & 0x7f) {
+			const char *sig = arch_signal_name(s->names, code & 0x7f);
+
+			put(o, ",\"killed_by\":\"%s\",\"sig\":%lld%s}\n",
+			    sig ? sig : "?", (long long)(code & 0x7f),
+			    code & 0x80 ? ",\"core_dumped\":true" : "");
+		} else {
+			put(o, ",\"exited\":%lld}\n", (long long)(code >> 8 & 0xff));
+		}
+		return;
+	}
+	if (code & 0x7f) {
+		const char *sig = arch_signal_name(s->names, code & 0x7f);
+
+		if (sig)
+			put(o, "+++ killed by %s%s +++\n", sig,
+			    code & 0x80 ? " (core dumped)" : "");
+		else
+			put(o, "+++ killed by signal %lld%s +++\n",
+			    (long long)(code & 0x7f),
+			    code & 0x80 ? " (core dumped)" : "");
+	} else {
+		put(o, "+++ exited with %lld +++\n", (long long)(code >> 8 & 0xff));
+	}
 }
 
 static void signal_line(struct strace *s, const struct ltt_item *it)
 {
-	const char *name = strace_signal_name(get(it, "sig"));
+	const char *name = arch_signal_name(s->names, get(it, "sig"));
 	struct out *o = s->o;
 
 	lead(s, it->ts, it->pid, it->cpu);
 	if (s->json) {
-		put(o, ",\"signal\":\"SIG%s\",\"sig\":%lld,\"to\":%lld",
+		put(o, ",\"signal\":\"%s\",\"sig\":%lld,\"to\":%lld",
 		    name ? name : "?", (long long)get(it, "sig"),
 		    (long long)get(it, "pid"));
 		if (ltt_event_field_index(it->desc, "code") >= 0)
@@ -707,10 +713,10 @@ static void signal_line(struct strace *s, const struct ltt_item *it)
 		out_str(o, "}\n");
 		return;
 	}
-	put(o, "--- SIG%s (%lld) to pid %lld", name ? name : "?",
+	put(o, "--- %s (%lld) to pid %lld", name ? name : "SIG?",
 	    (long long)get(it, "sig"), (long long)get(it, "pid"));
 	if (ltt_event_field_index(it->desc, "code") >= 0) {
-		const char *code = strace_signal_code(get(it, "sig"),
+		const char *code = arch_signal_code(s->names, get(it, "sig"),
 						      get(it, "code"));
 
 		if (code)
@@ -740,7 +746,7 @@ static void trap_line(struct strace *s, struct call *c, uint64_t end)
 	out_str(o, " ---\n");
 }
 
-void strace_add(struct strace *s, const struct ltt_item *it)
+void strace_add(struct strace *s, const struct ltt_item *it, bool match)
 {
 	int id;
 	struct call *c;
@@ -754,7 +760,7 @@ void strace_add(struct strace *s, const struct ltt_item *it)
 	id = it->desc->id;
 	if (id != s->id_entry && id != s->id_entry_compat &&
 	    id != s->id_exit && id != s->id_trap &&
-	    id != s->id_trap_exit && !s->kind[id])
+	    id != s->id_trap_exit && id != s->id_process_exit && !s->kind[id])
 		return;
 	c = call_of(s, it->pid);
 	if (!c)
@@ -762,6 +768,7 @@ void strace_add(struct strace *s, const struct ltt_item *it)
 	if (id == s->id_entry || id == s->id_entry_compat) {
 		call_flush(s, c);
 		c->pending = true;
+		c->matched = match;
 		c->ts = it->ts;
 		c->cpu = it->cpu;
 		c->nr = get(it, "id");
@@ -774,23 +781,32 @@ void strace_add(struct strace *s, const struct ltt_item *it)
 		if (c->pending) {
 			c->pending = false;
 			c->returned = true;
+			c->matched |= match;
 			c->exit_ts = it->ts;
 			c->ret = get(it, "ret");
 		}
 	} else if (id == s->id_trap) {
 		c->trap_pending = true;
+		c->trap_matched = match;
 		c->trap_ts = it->ts;
 		c->trap_nr = get(it, "trap");
 		c->trap_ip = get(it, "ip");
 	} else if (id == s->id_trap_exit) {
 		/* page faults are many and say little: not in strace's shape */
-		if (c->trap_pending && c->trap_nr != 14)
+		if (c->trap_pending && c->trap_nr != 14 &&
+		    (c->trap_matched || match))
 			trap_line(s, c, it->ts);
 		c->trap_pending = false;
+	} else if (id == s->id_process_exit) {
+		/* the task's own end (not a child's, whose pid it names) */
+		if (get(it, "pid") == it->pid)
+			exit_line(s, c, it, match);
 	} else {
-		if (c->pending || c->returned)
+		if (c->pending || c->returned) {
 			args_of(s, c, it, s->kind[id]);
-		if (s->kind[id] == ARG_SIGNAL)
+			c->matched |= match;
+		}
+		if (s->kind[id] == ARG_SIGNAL && match)
 			signal_line(s, it);
 	}
 }

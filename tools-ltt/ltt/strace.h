@@ -31,8 +31,14 @@ struct strace;
 
 struct strace *strace_new(const struct ltt_trace *t, struct out *o,
 			  bool json, bool utc);
-/* Every item the report takes (its --pid, --cpu, --from, --to). */
-void strace_add(struct strace *s, const struct ltt_item *it);
+/*
+ * Every item the report takes (its --pid, --cpu, --from, --to); @match:
+ * does --filter take it.  A filter selects whole calls, as strace's -e
+ * trace= and -Z do: a call is printed when any of its events (entry,
+ * exit, the events it made) matches, a signal or trap line when its
+ * event does.
+ */
+void strace_add(struct strace *s, const struct ltt_item *it, bool match);
 /* The calls still open, as unfinished; -1 when the output failed. */
 int strace_finish(struct strace *s);
 void strace_free(struct strace *s);
@@ -57,12 +63,10 @@ bool field_note_may(const struct field_notes *fn, unsigned int id,
 const char *field_note(struct field_notes *fn, const struct ltt_item *it,
 		       unsigned int i);
 
-/* Names of numbers the events hold, or NULL. */
-const char *strace_signal_name(long sig);
+/*
+ * Names of numbers the events hold, or NULL.  Those that differ between
+ * machines (signals, errno values, open flags) are archnames.h's.
+ */
 const char *strace_socket_call_name(long call);
-/* Open flags as "O_WRONLY|O_CREAT|O_TRUNC", in @buf. */
-const char *strace_open_flags(uint32_t flags, char *buf, size_t len);
-/* A signal's si_code: "SI_USER", "SI_TKILL", "SEGV_MAPERR"..., or NULL. */
-const char *strace_signal_code(long sig, long code);
 
 #endif /* LTT_STRACE_H */

@@ -200,7 +200,8 @@ sys=$("$ltt" report --syscalls --utc "$fx/basic")
 check "syscalls: getppid" "$(grep -c 'id=110(getppid)' <<<"$("$ltt" report "$fx/basic")")" \
 	"$(grep -c '\[0x[0-9a-f]*\] getppid() = 100 <0.000500 ms>$' <<<"$sys")"
 check "syscalls: fork" 1 "$(grep -c '^00:00:01.000001000 +0.000001000 pid 100 bash \[0x7f0000401000\] fork() = 101 <0.002000 ms>$' <<<"$sys")"
-check "syscalls: no return" 1 "$(grep -c '\] exit( <unfinished ...>) = ?$' <<<"$sys")"
+check "syscalls: exit returns not" 1 "$(grep -c '\] exit(0) = ?$' <<<"$sys")"
+check "syscalls: exit, then +++" 1 "$(grep -c '^00:00:01.050213500 +0.050213500 pid 101 worker +++ exited with 0 +++$' <<<"$sys")"
 "$ltt" report --syscalls -e fs_open "$fx/basic" >/dev/null 2>&1
 check "syscalls with --event: status" 2 "$?"
 # the file-system changes, with their arguments
@@ -224,6 +225,26 @@ for want in 'pid 501 sh [0x401000] openat("/etc/app.conf", O_WRONLY|O_CREAT|O_TR
 done
 check "report: open flags noted" 1 "$("$ltt" report "$fx/fschanges" | grep -c 'pid 509 tee fs_open: fd=3 flags=577(O_WRONLY|O_CREAT|O_TRUNC) dev=2049 ino=2003 trunc=0 filename="/etc/app.conf"$')"
 
+# --syscalls with --filter selects whole calls (strace's -e trace=, -Z):
+# the same lines as without it, grepped
+sys=$("$ltt" report --syscalls "$fx/guest-mix")
+check "syscalls --filter syscall: whole calls" "$(grep '\] openat(' <<<"$sys")" \
+	"$("$ltt" report --syscalls --filter 'syscall == "openat"' "$fx/guest-mix")"
+check "syscalls --filter ret < 0: the failed calls" "$(grep -E '\) = -1 E[A-Z0-9]+ \(' <<<"$sys")" \
+	"$("$ltt" report --syscalls --filter 'ret < 0' "$fx/guest-mix")"
+check "syscalls --filter filename: the calls that opened it" "$(grep -F '] openat("/etc/' <<<"$sys")" \
+	"$("$ltt" report --syscalls --filter 'filename =~ "/etc/*"' "$fx/guest-mix" | grep -F '] openat(')"
+# exits: exit_group with its status, strace's +++ lines, in place
+check "syscalls: exit_group's status" "$(grep -c ' process_exit: pid=\([0-9]*\) code=0$' <<<"$plain")" \
+	"$(grep -cE '\] exit(_group)?\(0\) = \?$' <<<"$sys")"
+check "syscalls: +++ exited with 0 +++" "$(grep -c ' process_exit: .* code=0$' <<<"$plain")" \
+	"$(grep -c ' +++ exited with 0 +++$' <<<"$sys")"
+check "syscalls: no exit_group with a signal for arguments" 0 \
+	"$(grep -c 'exit_group([0-9]*, SIG' <<<"$sys")"
+csys=$("$ltt" report --syscalls "$fx/fschanges")
+check "syscalls: +++ killed by +++" 1 "$(grep -c 'pid 540 sleep +++ killed by SIGTERM +++$' <<<"$csys")"
+check "syscalls: +++ killed by, a fault" 1 "$(grep -c 'pid 546 crash +++ killed by SIGSEGV +++$' <<<"$csys")"
+
 # names of numbers in the plain report
 check "report: trap names" "$(grep -c ' trap_entry: trap=14 ' <<<"$("$ltt" report --raw-time "$fx/guest-mix" | sed 's/(page_fault)//')")" \
 	"$(grep -c ' trap_entry: trap=14(page_fault) ' <<<"$plain")"
@@ -231,6 +252,22 @@ check "report: signal names" "$(grep -c ' process_signal: sig=17 ' <<<"$(sed 's/
 	"$(grep -c ' process_signal: sig=17(SIGCHLD) ' <<<"$plain")"
 check "report: softirq names" "$(grep -c ' softirq: vec=' <<<"$plain")" \
 	"$(grep -cE ' softirq: vec=[0-9]+\((HI|TIMER|NET_TX|NET_RX|BLOCK|IRQ_POLL|TASKLET|SCHED|HRTIMER|RCU)\)$' <<<"$plain")"
+
+# names by the recording machine, not the reading host: on mips 18 is
+# SIGCHLD (SIGCONT here), errno 89 ENOSYS (EDESTADDRREQ), 0x301 O_CREAT
+# and O_TRUNC (O_NOCTTY|O_TRUNC)
+mips=$("$ltt" report "$fx/arch-mips")
+check "mips: signals by its numbers" "$(grep -c ' process_signal: sig=18' <<<"$mips")" \
+	"$(grep -c ' process_signal: sig=18(SIGCHLD) pid=[0-9]* code=1(CLD_EXITED)$' <<<"$mips")"
+check "mips: open flags by its bits" 1 \
+	"$(grep -c ' fs_open: fd=3 flags=769(O_WRONLY|O_CREAT|O_TRUNC) .*"/tmp/workload.txt"$' <<<"$mips")"
+msys=$("$ltt" report --syscalls "$fx/arch-mips")
+check "mips: errno by its numbers" "$(grep -c 'syscall_exit: ret=-89$' <<<"$mips")" \
+	"$(grep -c ') = -1 ENOSYS (Function not implemented) <' <<<"$msys")"
+check "mips: --syscalls signals" "$(grep -c ' process_signal: sig=18' <<<"$mips")" \
+	"$(grep -c -- '--- SIGCHLD (18) to pid [0-9]*, CLD_EXITED ---' <<<"$msys")"
+check "mips: --syscalls --json errno" "$(grep -c 'syscall_exit: ret=-89$' <<<"$mips")" \
+	"$("$ltt" report --syscalls --json "$fx/arch-mips" | grep -c '"errno":"ENOSYS"')"
 
 # --json: one object per line, as many as the plain lines
 json_lines() {

@@ -202,7 +202,8 @@ void enable_flag_clear_makes_no_call(void **state);
 	cmocka_unit_test(out_formats_numbers_as_printf),		\
 	cmocka_unit_test(out_labels_are_copied_whole),			\
 	cmocka_unit_test(outfile_replaces_only_on_commit),		\
-	cmocka_unit_test(outfile_keeps_what_it_did_not_create)
+	cmocka_unit_test(outfile_keeps_what_it_did_not_create),		\
+	cmocka_unit_test(archnames_by_the_recording_machine)
 
 #define TESTS_CONTROL							\
 	cmocka_unit_test(enable_flag_of_an_unknown_fd_is_always_on),	\
@@ -233,6 +234,7 @@ DECLARE(out_formats_numbers_as_printf);
 DECLARE(out_labels_are_copied_whole);
 DECLARE(outfile_replaces_only_on_commit);
 DECLARE(outfile_keeps_what_it_did_not_create);
+DECLARE(archnames_by_the_recording_machine);
 DECLARE(index_lists_every_packet);
 DECLARE(seek_reads_what_follows);
 DECLARE(seek_without_index_walks_the_headers);
