@@ -146,6 +146,7 @@ int main(void)
 		TESTS_CONTROL,
 		TESTS_INDEX,
 		TESTS_OUT,
+		TESTS_CGNAME,
 	};
 
 	/* LTT_TESTS=startup_* runs only the tests whose names match */

@@ -220,7 +220,15 @@ void enable_flag_clear_makes_no_call(void **state);
 	cmocka_unit_test(startup_buckets_hold_every_stretch),		\
 	cmocka_unit_test(startup_exec_names_and_paths)
 
+#define TESTS_CGNAME							\
+	cmocka_unit_test(cgname_names_every_fixture_path),		\
+	cmocka_unit_test(cgname_survives_mutated_paths),		\
+	cmocka_unit_test(cgname_bounds_and_arguments)
+
 #define DECLARE(t)	void t(void **state)
+DECLARE(cgname_names_every_fixture_path);
+DECLARE(cgname_survives_mutated_paths);
+DECLARE(cgname_bounds_and_arguments);
 DECLARE(startup_execs_processes_and_their_cpu_time);
 DECLARE(startup_time_to_an_exec_or_a_marker);
 DECLARE(startup_prints_milestones_tree_and_cpus);
