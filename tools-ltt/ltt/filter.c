@@ -5,6 +5,7 @@
  * first event of that id is met.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,12 +27,17 @@ enum name_use {
 	USE_UNRESOLVED,
 	USE_FIELD_INT,
 	USE_FIELD_STRING,
-	USE_COMM, USE_PID, USE_CPU, USE_EVENT, USE_SYSCALL, USE_TS,
+	USE_COMM, USE_PID, USE_CPU, USE_EVENT, USE_SYSCALL, USE_TS, USE_TID,
 	USE_NONE,			/* this event has no such name */
 };
 
+/* How deep an expression may nest: eval() recurses that deep. */
+#define FILTER_DEPTH_MAX	256
+
 struct node {
 	enum node_kind kind;
+	unsigned int depth;		/* of the tree under it, itself 1 */
+	int col;			/* where it starts, from 1 */
 	struct node *a, *b;
 	int64_t number;
 	char *text;			/* string literal or name */
@@ -56,6 +62,7 @@ struct parser {
 	char *err;
 	size_t err_len;
 	bool failed;
+	unsigned int depth;		/* of parse_unary's recursion */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -118,6 +125,12 @@ static struct node *node_new(struct parser *ps, enum node_kind kind,
 	n->kind = kind;
 	n->a = a;
 	n->b = b;
+	n->depth = 1 + (a && b ? (a->depth > b->depth ? a->depth : b->depth) :
+			a ? a->depth : b ? b->depth : 0);
+	if (n->depth > FILTER_DEPTH_MAX) {
+		node_free(n);
+		return fail(ps, "more than %d levels deep", FILTER_DEPTH_MAX);
+	}
 	return n;
 }
 
@@ -159,20 +172,33 @@ static struct node *parse_operand(struct parser *ps)
 	const char *start;
 	struct node *n;
 	char *end;
+	int col;
 
 	skip(ps);
-	if (*ps->p == '"')
-		return parse_string(ps);
+	col = ps->p - ps->s + 1;
+	if (*ps->p == '"') {
+		n = parse_string(ps);
+		if (n)
+			n->col = col;
+		return n;
+	}
 	if (isdigit((unsigned char)*ps->p) ||
 	    (*ps->p == '-' && isdigit((unsigned char)ps->p[1]))) {
-		long long v = strtoll(ps->p, &end, 0);
+		long long v;
 
+		errno = 0;
+		v = strtoll(ps->p, &end, 0);
 		if (isalnum((unsigned char)*end) || *end == '_')
 			return fail(ps, "not a number");
+		if (errno == ERANGE)
+			return fail(ps, "%.*s: out of range (64-bit signed)",
+				    (int)(end - ps->p), ps->p);
 		ps->p = end;
 		n = node_new(ps, N_NUMBER, NULL, NULL);
-		if (n)
+		if (n) {
 			n->number = v;
+			n->col = col;
+		}
 		return n;
 	}
 	if (!isalpha((unsigned char)*ps->p) && *ps->p != '_')
@@ -184,6 +210,7 @@ static struct node *parse_operand(struct parser *ps)
 	n = node_new(ps, N_NAME, NULL, NULL);
 	if (!n)
 		return NULL;
+	n->col = col;
 	n->text = strndup(start, ps->p - start);
 	n->use = calloc(ne, sizeof(*n->use));
 	n->field = calloc(ne, sizeof(*n->field));
@@ -230,19 +257,24 @@ static struct node *parse_unary(struct parser *ps)
 {
 	struct node *n;
 
+	if (++ps->depth > FILTER_DEPTH_MAX) {
+		skip(ps);
+		return fail(ps, "more than %d levels deep", FILTER_DEPTH_MAX);
+	}
 	if (eat(ps, "!") ) {
 		n = parse_unary(ps);
-		return n ? node_new(ps, N_NOT, n, NULL) : NULL;
-	}
-	if (eat(ps, "(")) {
+		n = n ? node_new(ps, N_NOT, n, NULL) : NULL;
+	} else if (eat(ps, "(")) {
 		n = parse_or(ps);
 		if (n && !eat(ps, ")")) {
 			node_free(n);
-			return fail(ps, "expected \")\"");
+			n = fail(ps, "expected \")\"");
 		}
-		return n;
+	} else {
+		n = parse_compare(ps);
 	}
-	return parse_compare(ps);
+	ps->depth--;
+	return n;
 }
 
 static struct node *parse_and(struct parser *ps)
@@ -275,10 +307,99 @@ static struct node *parse_or(struct parser *ps)
 	return n;
 }
 
+/* The item's context: names that are no field of the event. */
+enum { T_INT = 1, T_STR = 2 };
+static const struct {
+	const char *name;
+	enum name_use use;
+	int type;
+} ctx[] = {
+	{ "comm", USE_COMM, T_STR }, { "pid", USE_PID, T_INT },
+	{ "tid", USE_TID, T_INT }, { "cpu", USE_CPU, T_INT },
+	{ "event", USE_EVENT, T_STR }, { "syscall", USE_SYSCALL, T_STR },
+	{ "ts", USE_TS, T_INT },
+};
+
+/* The types operand @n may have in some event: T_INT, T_STR, or 0. */
+static int types_of(const struct ltt_registry *reg, const struct node *n)
+{
+	unsigned int id, k;
+	int types = 0, i;
+
+	if (n->kind == N_NUMBER)
+		return T_INT;
+	if (n->kind == N_STRING)
+		return T_STR;
+	for (id = 0; id < reg->n_events; id++) {
+		i = ltt_event_field_index(&reg->events[id], n->text);
+		if (i >= 0)
+			types |= reg->events[id].fields[i].type ==
+				 LTT_TYPE_STRING ? T_STR : T_INT;
+	}
+	for (k = 0; k < sizeof(ctx) / sizeof(ctx[0]); k++)
+		if (!strcmp(n->text, ctx[k].name))
+			types |= ctx[k].type;
+	return types;
+}
+
+static const char *type_name(int types)
+{
+	return types == T_INT ? "a number" : "a string";
+}
+
+/* @n as written: a name, a number, a quoted string. */
+static void operand_text(const struct node *n, char *buf, size_t len)
+{
+	if (n->kind == N_NUMBER)
+		snprintf(buf, len, "%lld", (long long)n->number);
+	else if (n->kind == N_STRING)
+		snprintf(buf, len, "\"%.40s\"", n->text);
+	else
+		snprintf(buf, len, "%.40s", n->text);
+}
+
+/*
+ * What cannot match any event is a usage error: a name that is no
+ * field of any event nor of the context (an unquoted string), a
+ * comparison of a number with a string.
+ */
+static int check(struct parser *ps, const struct node *n)
+{
+	char a[48], b[48];
+	int ta, tb;
+
+	if (!n)
+		return 0;
+	if (n->kind == N_NAME) {
+		if (types_of(ps->reg, n))
+			return 0;
+		ps->p = ps->s + n->col - 1;
+		fail(ps, "\"%s\" is no field of any event of the trace, nor "
+		     "comm, pid, tid, cpu, event, syscall or ts (a string "
+		     "is quoted: \"%s\")", n->text, n->text);
+		return -1;
+	}
+	if (check(ps, n->a) || check(ps, n->b))
+		return -1;
+	if (n->kind < N_EQ || n->kind > N_GLOB)
+		return 0;
+	ta = types_of(ps->reg, n->a);
+	tb = types_of(ps->reg, n->b);
+	if (ta & tb)
+		return 0;
+	ps->p = ps->s + n->a->col - 1;
+	operand_text(n->a, a, sizeof(a));
+	operand_text(n->b, b, sizeof(b));
+	fail(ps, "%s is %s, %s %s: they never compare", a, type_name(ta), b,
+	     type_name(tb));
+	return -1;
+}
+
 struct filter *filter_new(const char *expr, const struct ltt_registry *reg,
 			  char *err, size_t err_len)
 {
-	struct parser ps = { expr, expr, reg, err, err_len, false };
+	struct parser ps = { .s = expr, .p = expr, .reg = reg, .err = err,
+			     .err_len = err_len };
 	struct filter *f;
 	struct node *root = parse_or(&ps);
 
@@ -287,6 +408,9 @@ struct filter *filter_new(const char *expr, const struct ltt_registry *reg,
 		if (*ps.p) {
 			node_free(root);
 			root = fail(&ps, "unexpected \"%s\"", ps.p);
+		} else if (check(&ps, root)) {
+			node_free(root);
+			root = NULL;
 		}
 	}
 	if (!root)
@@ -324,11 +448,6 @@ struct value {
 
 static void resolve(struct filter *f, struct node *n, unsigned int id)
 {
-	static const struct { const char *name; enum name_use use; } ctx[] = {
-		{ "comm", USE_COMM }, { "pid", USE_PID }, { "cpu", USE_CPU },
-		{ "event", USE_EVENT }, { "syscall", USE_SYSCALL },
-		{ "ts", USE_TS },
-	};
 	const struct ltt_event_desc *d = &f->reg->events[id];
 	int i = ltt_event_field_index(d, n->text);
 	unsigned int k;
@@ -389,6 +508,7 @@ static struct value eval_operand(struct filter *f, struct node *n,
 		v.string = ltt_trace_comm(t, it->pid);
 		return (struct value){ V_STRING, 0, v.string ? v.string : "" };
 	case USE_PID:
+	case USE_TID:
 		return (struct value){ V_NUMBER, it->pid, NULL };
 	case USE_CPU:
 		return (struct value){ V_NUMBER, it->cpu, NULL };

@@ -15,10 +15,15 @@
  *
  * NAME is a field of the event (ret, fd, filename, ...) or, when the
  * event has no field of that name, one of the item's context: comm (the
- * task's name), pid, cpu, event (its name), syscall (syscall_entry's
+ * task's name), pid (the task's, unless the event has a pid field: a
+ * process_signal's target), tid (the task's own, always), cpu, event
+ * (its name), syscall (syscall_entry's
  * and syscall_entry_compat's call name, in the table of the machine
  * that recorded the trace), ts (trace clock, ns).  A comparison with a name the event
- * does not have is false.  "=~" matches a glob (fnmatch: "ss*").
+ * does not have is false.  What cannot match any event is refused by
+ * filter_new(): a name no event has (an unquoted string), a number
+ * compared with a string, a number out of range, nesting deeper than
+ * 256 (eval() recurses).  "=~" matches a glob (fnmatch: "ss*").
  * Strings compare with strings, numbers with numbers; a bare operand is
  * true when it is a non-zero number or a non-empty string.  Lost-event
  * items never match.

@@ -15,8 +15,27 @@
 
 #define OUT_FILE_BUF	(1 << 20)
 
+/* The open ones: exit() removes their temporaries. */
+static struct out_file *open_files;
+
+static void remove_temporaries(void)
+{
+	struct out_file *o;
+
+	for (o = open_files; o; o = o->next)
+		if (o->tmp)
+			unlink(o->tmp);
+}
+
 static void out_file_free(struct out_file *o)
 {
+	struct out_file **p;
+
+	for (p = &open_files; *p; p = &(*p)->next)
+		if (*p == o) {
+			*p = o->next;
+			break;
+		}
 	free(o->target);
 	free(o->tmp);
 	o->target = o->tmp = NULL;
@@ -102,6 +121,7 @@ static int open_beside(struct out_file *o, mode_t mode)
 	const char *slash = strrchr(o->target, '/');
 	const char *base = slash ? slash + 1 : o->target;
 	int dirlen = slash ? (int)(slash - o->target + 1) : 0, fd, err;
+	static bool registered;
 
 	if (!*base) {			/* "dir/": a directory, as fopen says */
 		errno = EISDIR;
@@ -112,6 +132,8 @@ static int open_beside(struct out_file *o, mode_t mode)
 		errno = ENOMEM;
 		return -1;
 	}
+	if (!registered && !atexit(remove_temporaries))
+		registered = true;
 	fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (fd < 0) {
 		free(o->tmp);
@@ -128,6 +150,8 @@ static int open_beside(struct out_file *o, mode_t mode)
 		errno = err;
 		return -1;
 	}
+	o->next = open_files;
+	open_files = o;
 	return 0;
 }
 

@@ -19,7 +19,9 @@
  * out_file_abort() removes the temporary only.  A symbolic link to a
  * regular file is followed, the link kept.  Anything else that exists
  * (a character device, a FIFO, a socket, a link to /proc/self/fd/N) is
- * written directly and never removed, whatever happens.
+ * written directly and never removed, whatever happens.  A temporary
+ * still open when the program exits (a usage error found late, exit()
+ * anywhere) is removed then.
  */
 #ifndef LTT_OUTFILE_H
 #define LTT_OUTFILE_H
@@ -36,6 +38,7 @@ struct out_file {
 	/* private: the descriptor under f, and the first write's errno */
 	int fd;
 	int error;
+	struct out_file *next;	/* open ones, whose temporaries exit() removes */
 };
 
 /*

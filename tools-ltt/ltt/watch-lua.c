@@ -339,6 +339,38 @@ static bool watch_push_function(struct watch *w, const char *name)
 	return !builtin;
 }
 
+static volatile sig_atomic_t *stop_flag;
+static unsigned int stop_grace_ms;
+
+void watch_interruptible(volatile sig_atomic_t *stop, unsigned int grace_ms)
+{
+	stop_flag = stop;
+	stop_grace_ms = grace_ms;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Every 10,000 instructions: a stop asked for long enough ends the script. */
+static void stop_hook(lua_State *L, lua_Debug *ar)
+{
+	static uint64_t stop_seen;
+
+	(void)ar;
+	if (!stop_flag || !*stop_flag)
+		return;
+	if (!stop_seen)
+		stop_seen = now_ms();
+	if (now_ms() - stop_seen >= stop_grace_ms)
+		luaL_error(L, "interrupted: still running %d ms after a stop signal (SIGINT, SIGTERM, --timeout)",
+			   (int)stop_grace_ms);
+}
+
 struct watch *watch_load(const char *script, char *const *args,
 			 unsigned int n_args, const char **error)
 {
@@ -352,6 +384,7 @@ struct watch *watch_load(const char *script, char *const *args,
 		return NULL;
 	}
 	w->lost_fn = LUA_NOREF;
+	lua_sethook(w->L, stop_hook, LUA_MASKCOUNT, 10000);
 	luaL_openlibs(w->L);
 	for (i = 0; i < N_KEYS; i++)
 		lua_pushstring(w->L, context_keys[i]);

@@ -37,11 +37,16 @@
 enum {
 	OPT_FOLLOW = 'f',
 	OPT_ARG = 'a',
+	OPT_TIMEOUT = 0x100,
 };
+
+/* How long a script runs on after a stop signal before it is interrupted. */
+#define WATCH_GRACE_MS	2000
 
 static const struct ltt_opt watch_opts[] = {
 	{ OPT_ARG, "arg", "ARG", "an argument for the script, in its arg table (repeat for more)" },
 	{ OPT_FOLLOW, "follow", NULL, "follow TRACE_DIR while lttd writes it, until lttd ends" },
+	{ OPT_TIMEOUT, "timeout", "SECONDS", "end the watch after SECONDS, as Ctrl-C does" },
 	{ 'o', "output", "DIR", "record into DIR and keep it (default: a temporary directory, removed)" },
 	{ 'e', "events", "LIST", "record only these events (names, prefix*, ids)" },
 	{ 'p', "pid", "PID[,PID]", "record only these processes" },
@@ -65,6 +70,7 @@ struct watch_cmd {
 	const char *script;
 	const char *dir;		/* TRACE_DIR, or where to record */
 	bool follow;
+	unsigned int timeout;		/* --timeout, s; 0 none */
 	bool recording;			/* no TRACE_DIR: record */
 	bool temp_dir;			/* made here, removed at the end */
 	struct lttd_config cfg;
@@ -94,6 +100,10 @@ static void watch_parse(struct watch_cmd *c, int argc, char **argv)
 			last_arg = c->p->arg;
 			if (key == OPT_FOLLOW) {
 				c->follow = true;
+			} else if (key == OPT_TIMEOUT) {
+				c->timeout = opt_u64(c->p, "--timeout", c->p->arg);
+				if (!c->timeout || c->timeout > 1000000)
+					opt_usage_error(c->p, "--timeout: 1 to 1000000 seconds");
 			} else if (key == OPT_ARG) {
 				if (c->n_args == WATCH_ARGS_MAX)
 					opt_usage_error(c->p, "at most %d script arguments",
@@ -153,6 +163,9 @@ static void watch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);	/* --timeout */
+	/* a script that loops ignores none of them (watch_interruptible) */
+	watch_interruptible(&got_stop, WATCH_GRACE_MS);
 }
 
 static void sleep_ms(unsigned int ms)
@@ -409,6 +422,8 @@ int cmd_watch(int argc, char **argv)
 	watch_parse(&c, argc, argv);
 	c.script = watch_find_script(c.script, found, sizeof(found));
 	watch_signals();
+	if (c.timeout)
+		alarm(c.timeout);
 	c.w = watch_load(c.script, c.args, c.n_args, &error);
 	if (!c.w) {
 		warnx_cmd(CMD, "%s", error);

@@ -7,6 +7,7 @@
 #ifndef LTT_WATCH_H
 #define LTT_WATCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include <ltt/ltt.h>
@@ -30,6 +31,13 @@ void watch_bind(struct watch *w, struct ltt_trace *t);
 int watch_start(struct watch *w);
 int watch_item(struct watch *w, const struct ltt_item *it);
 int watch_end(struct watch *w);
+/*
+ * Signals reach the script: once *@stop is set (SIGINT, SIGTERM, SIGHUP,
+ * --timeout), Lua code still running @grace_ms later (a runaway loop, in
+ * a callback or the main chunk) fails with "interrupted".  A count hook
+ * looks every 10,000 instructions.
+ */
+void watch_interruptible(volatile sig_atomic_t *stop, unsigned int grace_ms);
 /* The script called ltt.stop_trace(). */
 bool watch_stopped(const struct watch *w);
 const char *watch_error(const struct watch *w);

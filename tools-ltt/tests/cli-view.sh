@@ -318,6 +318,12 @@ for cmd in report stats view export; do
 	out=$("$ltt" $cmd --filter 'pid = 3' "$fx/basic" 2>&1 >/dev/null); rc=$?
 	check "$cmd bad --filter: status" 2 "$rc"
 	check "$cmd bad --filter: message" 1 "$(grep -c "^ltt $cmd: --filter: at column 5: \"=\": did you mean \"==\"?" <<<"$out")"
+	# what cannot match is a usage error too, not "no event matches";
+	# found after the output is opened, it leaves no temporary behind
+	out=$(cd "$tmp" && "$ltt" $cmd --filter 'comm == sh' "$fx/basic" 2>&1 >/dev/null); rc=$?
+	check "$cmd --filter usage error: no temporary left" 0 "$(ls -A "$tmp" | grep -c '^\.basic\.')"
+	check "$cmd --filter unquoted string: status" 2 "$rc"
+	check "$cmd --filter unquoted string: message" 1 "$(grep -c "^ltt $cmd: --filter: at column 9: \"sh\" is no field" <<<"$out")"
 done
 out=$("$ltt" stats -e '!nosuch' "$fx/basic" 2>&1); rc=$?
 check "stats bad -e: status" 2 "$rc"
@@ -369,6 +375,22 @@ for s in json.load(sys.stdin)["syscall_times"]["calls"]:
     if s["name"] == "getppid": print(s["count"], s["total_ns"], s["min_ns"], s["max_ns"])' <<<"$json")"
 check "stats --json lost" "$("$ltt" stats "$fx/lossy" | sed -n 's/^Events lost: \([0-9]*\).*/\1/p')" \
 	"$("$ltt" stats --json "$fx/lossy" | python3 -c 'import json, sys; print(json.load(sys.stdin)["lost"]["events"])')"
+
+# a runaway script honours SIGINT and SIGTERM (a Lua hook), and --timeout
+echo 'while true do end' >"$tmp/loop.lua"
+printf 'function syscall_entry(e)\n\twhile true do end\nend\n' >"$tmp/cbloop.lua"
+for sig in INT TERM; do
+	out=$(timeout --preserve-status -s $sig -k 10 1 "$ltt" watch "$tmp/loop.lua" "$fx/basic" 2>&1); rc=$?
+	check "watch runaway main chunk, SIG$sig: status" 1 "$rc"
+	check "watch runaway main chunk, SIG$sig: interrupted" 1 "$(grep -c '^ltt watch: interrupted: ' <<<"$out")"
+done
+out=$(timeout -s KILL 12 "$ltt" watch --timeout 1 "$tmp/cbloop.lua" "$fx/basic" 2>&1); rc=$?
+check "watch --timeout, runaway callback: status" 1 "$rc"
+check "watch --timeout, runaway callback: interrupted" 1 "$(grep -c '^ltt watch: interrupted: ' <<<"$out")"
+out=$(timeout -s KILL 12 "$ltt" watch --timeout 1 "$here/../scripts/allcounts.lua" "$fx/basic" 2>&1); rc=$?
+check "watch --timeout, a script that ends: status" 0 "$rc"
+"$ltt" watch --timeout 0 "$tmp/loop.lua" "$fx/basic" >/dev/null 2>&1
+check "watch --timeout 0: status" 2 "$?"
 
 echo "cli-view.sh: $pass passed, $fail failed"
 [[ $fail == 0 ]]

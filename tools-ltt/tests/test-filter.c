@@ -52,7 +52,10 @@ void filter_matches_fields_and_context(void **state)
 			 FX_BASIC_EVENTS - FX_BASIC_ENTRIES - FX_BASIC_EXITS);
 	/* a name the event does not have compares false, both ways */
 	assert_int_equal(filter_count(basic, "ret < 0"), 0);
-	assert_int_equal(filter_count(basic, "nosuchfield == 1 || nosuchfield != 1"), 0);
+	assert_int_equal(filter_count(basic, "(fd == 3 || fd != 3) && event == \"syscall_entry\""), 0);
+	/* tid: the task's own pid, whatever fields the event has */
+	assert_int_equal(filter_count(basic, "tid == 1 && event == \"syscall_exit\""),
+			 FX_READS);
 	/* every exit but execve's returns non-zero */
 	assert_int_equal(filter_count(basic, "ret"), FX_BASIC_EXITS - 1);
 	assert_int_equal(filter_count(basic, "ts >= 0x0"), FX_BASIC_EVENTS);
@@ -109,6 +112,53 @@ void filter_reports_parse_errors(void **state)
 	parse_fails("pid == 3 pid", "at column 10: unexpected \"pid\"");
 	parse_fails("comm =~ 3", "at column 10: =~ takes a string pattern");
 	parse_fails("pid == 12ab", "at column 8: not a number");
+	/* what cannot match is refused, not "no event matches" */
+	parse_fails("comm == sh", "at column 9: \"sh\" is no field of any event "
+		    "of the trace, nor comm, pid, tid, cpu, event, syscall or ts "
+		    "(a string is quoted: \"sh\")");
+	parse_fails("nosuchfield == 1 || pid", "at column 1: \"nosuchfield\" is no "
+		    "field of any event of the trace, nor comm, pid, tid, cpu, "
+		    "event, syscall or ts (a string is quoted: \"nosuchfield\")");
+	parse_fails("pid == 1 && comm == 3",
+		    "at column 13: comm is a string, 3 a number: they never compare");
+	parse_fails("\"x\" < ret", "at column 1: \"x\" is a string, ret a number: "
+		    "they never compare");
+	parse_fails("ret < 99999999999999999999",
+		    "at column 7: 99999999999999999999: out of range (64-bit signed)");
+	parse_fails("ret < -99999999999999999999",
+		    "at column 7: -99999999999999999999: out of range (64-bit signed)");
+}
+
+/* 100,000 "!" or parentheses: a usage error, not a stack overflow. */
+void filter_nesting_is_limited(void **state)
+{
+	size_t n = 100000, i;
+	char *e = malloc(2 * n + 8);
+
+	(void)state;
+	assert_non_null(e);
+	for (i = 0; i < n; i++)
+		e[i] = '!';
+	strcpy(e + n, "ret");
+	parse_fails(e, "at column 257: more than 256 levels deep");
+	for (i = 0; i < n; i++)
+		e[i] = '(';
+	strcpy(e + n, "ret");
+	for (i = 0; i < n; i++)
+		e[n + 3 + i] = ')';
+	e[2 * n + 3] = '\0';
+	parse_fails(e, "at column 257: more than 256 levels deep");
+	/* a long chain of && is as deep in the tree eval() walks */
+	e[0] = '\0';
+	for (i = 0; i < 1000; i++)
+		strcat(e, i ? " && ret" : "ret");
+	parse_fails(e, "at column 1790: more than 256 levels deep");
+	/* 200 levels are fine */
+	for (i = 0; i < 200; i++)
+		e[i] = '!';
+	strcpy(e + 200, "ret");
+	assert_int_equal(filter_count(FIXTURE("basic"), e), FX_BASIC_EXITS - 1);
+	free(e);
 }
 
 void filter_event_lists_with_exclusions(void **state)

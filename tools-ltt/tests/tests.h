@@ -178,6 +178,7 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(filter_matches_fields_and_context),		\
 	cmocka_unit_test(filter_counts_errors_of_guest_mix),		\
 	cmocka_unit_test(filter_reports_parse_errors),			\
+	cmocka_unit_test(filter_nesting_is_limited),			\
 	cmocka_unit_test(filter_event_lists_with_exclusions)
 
 #define TESTS_ANALYSES							\
@@ -348,6 +349,7 @@ DECLARE(timeline_softirq_ends_before_a_gap);
 DECLARE(filter_matches_fields_and_context);
 DECLARE(filter_counts_errors_of_guest_mix);
 DECLARE(filter_reports_parse_errors);
+DECLARE(filter_nesting_is_limited);
 DECLARE(filter_event_lists_with_exclusions);
 DECLARE(analyses_percentiles_by_nearest_rank);
 DECLARE(analyses_syscall_latency_of_the_basic_fixture);
