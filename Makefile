@@ -8,6 +8,7 @@
 #   make kernel       build the traced kernel in build/ (incremental)
 #   make boot         boot it under QEMU and run the selftests
 #   make boot-hotplug the CPU hotplug selftest on -smp 4
+#   make boot-lockdown the lockdown selftest, booted lockdown=confidentiality
 #   make check-debug  the selftests on a KASAN + lockdep kernel
 #   make demo         record a mixed workload in the guest: build/demo-trace/
 #   make e2e          the demo, then babeltrace2 and ltt report must agree
@@ -40,7 +41,7 @@ export KSRC
 .PHONY: all check patches check-patches kernel initramfs boot check-debug \
 	cross checkpatch bisect deps clean help tools tools-test doc-check demo e2e \
 	watch-test snapshot-test bench bench-readers profile deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
-	view-test boot-hotplug relayd-test relayd-guest check-arch check-arch-ci deps-arch
+	view-test boot-hotplug boot-lockdown relayd-test relayd-guest check-arch check-arch-ci deps-arch
 
 all: kernel
 
@@ -78,6 +79,10 @@ boot: initramfs
 # CPUs going offline and online under load want more than two of them.
 boot-hotplug: initramfs
 	LTT_SMP=4 LTT_APPEND=ltt.run=ltt_hotplug_test scripts/boot.sh
+
+# A kernel locked down for confidentiality records no kernel address.
+boot-lockdown: initramfs
+	LTT_APPEND="lockdown=confidentiality ltt.run=ltt_lockdown_test" scripts/boot.sh
 
 check-debug: deps
 	LTT_FLAVOUR=debug scripts/kernel.sh
@@ -162,7 +167,7 @@ view-test: e2e
 	scripts/deps.sh tools view
 	$(MAKE) -C tools-ltt view-test VIEW_TRACES=$(CURDIR)/build/demo-trace
 
-check: deps tools-test doc-check relayd-test deb-test check-patches checkpatch boot boot-hotplug e2e \
+check: deps tools-test doc-check relayd-test deb-test check-patches checkpatch boot boot-hotplug boot-lockdown e2e \
 	relayd-guest view-test \
 	watch-test snapshot-test cross bisect check-arch-ci
 

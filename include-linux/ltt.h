@@ -173,31 +173,64 @@ static __always_inline bool ltt_hooks_enabled(void)
 {
 	return static_branch_unlikely(&ltt_hooks_key);
 }
+/*
+ * The kernel is locked down for confidentiality: records carry no
+ * kernel address and no page frame, but 0 (kernel/ltt/session.c).
+ */
+extern bool ltt_redact;
+unsigned long __ltt_redact_ip(unsigned long ip);
+
+static __always_inline bool ltt_redacting(void)
+{
+	return unlikely(READ_ONCE(ltt_redact));
+}
 #else
 static __always_inline bool ltt_hooks_enabled(void)
 {
 	return false;
 }
+
+static __always_inline bool ltt_redacting(void)
+{
+	return false;
+}
+
+static inline unsigned long __ltt_redact_ip(unsigned long ip)
+{
+	return ip;
+}
 #endif
 
 /*
  * The address of function @fn's code, as kallsyms and System.map list
- * it: a Thumb-2 kernel's function pointers have bit 0 set.
+ * it: a Thumb-2 kernel's function pointers have bit 0 set.  0 under
+ * lockdown.
  */
 static __always_inline unsigned long ltt_code_addr(const void *fn)
 {
 	unsigned long addr = (unsigned long)fn;
 
+	if (ltt_redacting())
+		return 0;
 	if (IS_ENABLED(CONFIG_THUMB2_KERNEL))
 		addr &= ~1UL;
 	return addr;
+}
+
+/* Where a trap happened: 0 under lockdown when that is kernel code. */
+static __always_inline unsigned long ltt_trap_ip(unsigned long ip)
+{
+	return ltt_redacting() ? __ltt_redact_ip(ip) : ip;
 }
 
 /* A trap or exception reached its C handler; @ip is where it happened. */
 static __always_inline void ltt_trap_entry(unsigned int trap, unsigned long ip)
 {
 	if (ltt_hooks_enabled()) {
-		struct ltt_rec_trap_entry rec = { .trap = trap, .ip = ip };
+		struct ltt_rec_trap_entry rec = {
+			.trap = trap,
+			.ip = ltt_trap_ip(ip),
+		};
 
 		ltt_log_trap_entry(&rec);
 	}
@@ -290,7 +323,9 @@ static __always_inline void ltt_page_wait_end(void)
 static __always_inline void ltt_swap_in(unsigned long pfn)
 {
 	if (ltt_hooks_enabled()) {
-		struct ltt_rec_mm_swap_in rec = { .pfn = pfn };
+		struct ltt_rec_mm_swap_in rec = {
+			.pfn = ltt_redacting() ? 0 : pfn,
+		};
 
 		ltt_log_mm_swap_in(&rec);
 	}
@@ -299,7 +334,9 @@ static __always_inline void ltt_swap_in(unsigned long pfn)
 static __always_inline void ltt_swap_out(unsigned long pfn)
 {
 	if (ltt_hooks_enabled()) {
-		struct ltt_rec_mm_swap_out rec = { .pfn = pfn };
+		struct ltt_rec_mm_swap_out rec = {
+			.pfn = ltt_redacting() ? 0 : pfn,
+		};
 
 		ltt_log_mm_swap_out(&rec);
 	}

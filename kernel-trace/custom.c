@@ -35,6 +35,7 @@ struct ltt_event_type {
 	bool user;			/* created from user space */
 	bool counted;			/* in the unprivileged quotas */
 	kuid_t uid;			/* of the creator, for user types */
+	kuid_t charge;			/* whom the quotas count it against */
 };
 
 /* The registry of custom types, by id, and what it depends on. */
@@ -204,14 +205,15 @@ static struct ltt_event_type *ltt_custom_create(struct ltt_event_info *info,
 
 	counted = user && !perfmon_capable();
 	if (counted && (ltt_custom_user_types >= LTT_USER_TYPES_TOTAL ||
-			ltt_uid_types(current_uid()) >= LTT_USER_TYPES_MAX))
+			ltt_uid_types(ltt_charge_uid()) >= LTT_USER_TYPES_MAX))
 		return ERR_PTR(-ENOSPC);
 	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return ERR_PTR(-ENOMEM);
 	t->uid = current_uid();
+	t->charge = ltt_charge_uid();
 	if (counted) {
-		ret = ltt_uid_types_add(t->uid, 1);
+		ret = ltt_uid_types_add(t->charge, 1);
 		if (ret) {
 			kfree(t);
 			return ERR_PTR(ret);
@@ -227,7 +229,7 @@ static struct ltt_event_type *ltt_custom_create(struct ltt_event_info *info,
 			       LTT_EVENTS_MAX, GFP_KERNEL);
 	if (ret < 0) {
 		if (counted)
-			ltt_uid_types_add(t->uid, -1);
+			ltt_uid_types_add(t->charge, -1);
 		kfree(t);
 		return ERR_PTR(ret);
 	}
@@ -244,7 +246,7 @@ static void ltt_custom_free(struct ltt_event_type *t)
 	idr_remove(&ltt_custom_idr, t->info.id);
 	if (t->counted) {
 		ltt_custom_user_types--;
-		ltt_uid_types_add(t->uid, -1);
+		ltt_uid_types_add(t->charge, -1);
 	}
 	kfree(t);
 }

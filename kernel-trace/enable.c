@@ -80,20 +80,6 @@ static DEFINE_XARRAY(ltt_enable_mms);
 /* Some process has registered a flag: forks call __ltt_fork(). */
 DEFINE_STATIC_KEY_FALSE(ltt_enable_key);
 
-/*
- * The user a registration of the current task is counted against: the
- * one who made the outermost user namespace it is in, or its own uid.
- */
-static kuid_t ltt_enable_charge_uid(void)
-{
-	const struct user_namespace *ns = current_user_ns();
-	kuid_t uid = current_uid();
-
-	for (; ns != &init_user_ns; ns = ns->parent)
-		uid = ns->owner;
-	return uid;
-}
-
 /* The index of @mm in ltt_enable_mms; a shared index only costs a walk. */
 static unsigned long ltt_enable_mm_index(const struct mm_struct *mm)
 {
@@ -509,7 +495,7 @@ int ltt_enable_register(const struct file *owner, unsigned int id, u64 addr,
 		return -ENOMEM;
 
 	e = ltt_enable_alloc(owner, current->mm, task_tgid(current),
-			     ltt_enable_charge_uid(), addr, BIT(bit), id);
+			     ltt_charge_uid(), addr, BIT(bit), id);
 	if (!e)
 		return -ENOMEM;
 	/* The caller's own memory: it waits as its own write would. */

@@ -8,6 +8,7 @@
 #define _KERNEL_LTT_INTERNAL_H
 
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/kref.h>
 #include <linux/ltt.h>
 #include <linux/mutex.h>
@@ -15,6 +16,7 @@
 #include <linux/rcupdate.h>
 #include <linux/time64.h>
 #include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 #include <linux/workqueue.h>
 
 #include "buffer.h"
@@ -148,6 +150,21 @@ static inline bool ltt_perfmon_noaudit(void)
 {
 	return ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
 	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+
+/*
+ * The user whom the current task's registrations and custom types count
+ * against: the one who made the outermost user namespace it is in, or
+ * its own uid.  A range of subordinate uids is still one user.
+ */
+static inline kuid_t ltt_charge_uid(void)
+{
+	const struct user_namespace *ns = current_user_ns();
+	kuid_t uid = current_uid();
+
+	for (; ns != &init_user_ns; ns = ns->parent)
+		uid = ns->owner;
+	return uid;
 }
 
 /* @sec seconds and @us microseconds in us, saturated at S64_MAX. */

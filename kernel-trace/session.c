@@ -13,6 +13,7 @@
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/nospec.h>
 #include <linux/pid.h>
@@ -21,6 +22,7 @@
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/task.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/timekeeping.h>
@@ -46,6 +48,26 @@ DEFINE_MUTEX(ltt_record_lock);
  */
 static unsigned int ltt_armed;
 bool ltt_attached;
+
+/*
+ * Lockdown forbids what reveals kernel memory (LOCKDOWN_PERF, under
+ * which perf hides kernel registers): from the first START that finds
+ * the kernel locked down, records carry no kernel address (trap IPs in
+ * the kernel, tasklet and kthread functions) and no page frame.
+ * Lockdown only rises, and so does this.
+ */
+bool ltt_redact;
+
+/**
+ * __ltt_redact_ip - a trap's IP as a locked-down kernel may record it
+ * @ip: where the trap happened
+ *
+ * Return: 0 for an address of kernel code, @ip for a user one.
+ */
+unsigned long __ltt_redact_ip(unsigned long ip)
+{
+	return __kernel_text_address(ip) ? 0 : ip;
+}
 
 /* kernel.ltt_user_sessions: may the unprivileged record their own tasks? */
 int ltt_user_sessions;
@@ -356,6 +378,8 @@ static int __ltt_session_start(struct ltt_session *s)
 
 	if (s->state == LTT_SESSION_RECORDING)
 		return -EBUSY;
+	if (!ltt_redact && security_locked_down(LOCKDOWN_PERF))
+		WRITE_ONCE(ltt_redact, true);
 	ret = ltt_arm(s);
 	if (ret)
 		return ret;

@@ -25,7 +25,7 @@ declare -A GROUP=(
 	[deb]="dpkg-dev debhelper lintian debootstrap rsync"
 	# kernel build and the series (bindeb-pkg: dpkg-dev)
 	[kernel]="linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev
-		libssl-dev cpio kmod rsync python3 perl xz-utils gzip patch quilt
+		libssl-dev openssl cpio kmod rsync python3 perl xz-utils gzip patch quilt
 		ccache pahole git dpkg-dev"
 	# guest
 	[guest]="qemu-system-x86 busybox-static"

@@ -1162,6 +1162,88 @@ TEST(user_custom_types_are_counted_per_uid)
 	ltt_session_close(&s);
 }
 
+/* In a user namespace whose uids 0..@n-1 are @n subordinate kuids. */
+static int subuid_types(int ready, int go, int n)
+{
+	char c, name[32];
+	int k, j, made = 0, status, fd;
+	pid_t pid;
+
+	if (setgid(NOBODY - 2) || setuid(NOBODY - 2) || unshare(CLONE_NEWUSER))
+		return -1;
+	if (write(ready, "r", 1) != 1 || read(go, &c, 1) != 1)
+		return -1;
+	for (k = 0; k < n; k++) {
+		pid = fork();
+		if (!pid) {
+			if (setresgid(k, k, k) || setresuid(k, k, k))
+				_exit(0);
+			for (j = 0; j < 64; j++) {
+				snprintf(name, sizeof(name), "harden_ns_%d_%d", k, j);
+				fd = make_type(name);
+				if (fd < 0)
+					break;
+				close(fd);
+			}
+			_exit(j);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid)
+			return -1;
+		made += WEXITSTATUS(status);
+	}
+	return made;
+}
+
+/*
+ * A user given a range of subordinate uids (newuidmap; here root maps
+ * them) makes custom types from each uid of a user namespace: they all
+ * count against that user, whose 64 they use up, and never fill the
+ * 1024 that all users share.
+ */
+TEST(user_namespace_uids_count_as_their_user)
+{
+	int ready[2], go[2], res[2], status, made = -1, fd;
+	char path[64], map[] = "0 300000 16\n";
+	struct ltt_session s;
+	pid_t child, other;
+
+	if (ltt_session_open(&s, NULL) == LTT_UNAVAILABLE)
+		SKIP(return, "%s", ltt_err);
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(res));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		made = subuid_types(ready[1], go[0], 16);
+		_exit(write(res[1], &made, sizeof(made)) != sizeof(made));
+	}
+	ASSERT_EQ(1, read(ready[0], path, 1));
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", child);
+	EXPECT_EQ(0, ltt_write_str(path, map)) TH_LOG("%s", ltt_err);
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", child);
+	EXPECT_EQ(0, ltt_write_str(path, map)) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ((ssize_t)sizeof(made), read(res[0], &made, sizeof(made)));
+
+	/* Another user still has room. */
+	other = fork();
+	ASSERT_LE(0, other);
+	if (!other) {
+		become_nobody();
+		fd = make_type("harden_after_the_namespace");
+		_exit(fd < 0 ? (errno == ENOSPC ? 1 : 2) : 0);
+	}
+	ASSERT_EQ(other, waitpid(other, &status, 0));
+	ltt_write_str(USER_SESSIONS, "0");
+	ltt_session_close(&s);
+	EXPECT_EQ(64, made) TH_LOG("16 uids of one user made %d types", made);
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("another user's type: 1: ENOSPC, 2: another error");
+}
+
 static int cmp_long(const void *a, const void *b)
 {
 	long x = *(const long *)a, y = *(const long *)b;
