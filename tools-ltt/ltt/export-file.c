@@ -136,6 +136,31 @@ const struct ltt_item *export_reader_next(struct export_reader *r)
 	return NULL;
 }
 
+int export_kernel_id(const struct ltt_registry *reg, const char *name)
+{
+	int id = ltt_registry_find(reg, name);
+
+	return id >= 0 && reg->events[id].custom ? -1 : id;
+}
+
+void export_softirq_events(const struct ltt_registry *reg, bool *in_softirq)
+{
+	static const char *const soft[] = {
+		"tasklet_action", "tasklet_hi_action", "timer_expired",
+		"process_wakeup", "process_signal", "mm_page_alloc",
+		"mm_page_free", "net_packet_in", "net_packet_out",
+		"socket_receive",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(soft) / sizeof(soft[0]); i++) {
+		int id = ltt_registry_find(reg, soft[i]);
+
+		if (id >= 0)
+			in_softirq[id] = true;
+	}
+}
+
 void export_reader_close(struct export_reader *r)
 {
 	item_select_free(&r->sel);

@@ -406,16 +406,8 @@ static enum scheme scheme_of(const char *name)
 static void lx_ids(struct lx *x)
 {
 	const struct ltt_registry *reg = x->reg;
-	static const char *const soft[] = {
-		"tasklet_action", "tasklet_hi_action", "timer_expired",
-		"process_wakeup", "process_signal", "mm_page_alloc",
-		"mm_page_free", "net_packet_in", "net_packet_out",
-		"socket_receive",
-	};
-	unsigned int i;
 
-#define ID(v, n)	x->v = ltt_registry_find(reg, n); \
-			if (x->v >= 0 && reg->events[x->v].custom) x->v = -1
+#define ID(v, n)	(x->v = export_kernel_id(reg, n))
 	ID(id_entry, "syscall_entry");
 	ID(id_exit, "syscall_exit");
 	ID(id_compat, "syscall_entry_compat");
@@ -441,12 +433,7 @@ static void lx_ids(struct lx *x)
 	if (field_of(reg, x->id_sched, "in") < 0 ||
 	    field_of(reg, x->id_sched, "out") < 0)
 		x->id_sched = -1;
-	for (i = 0; i < ARRAY_SIZE(soft); i++) {
-		int id = ltt_registry_find(reg, soft[i]);
-
-		if (id >= 0)
-			x->in_softirq[id] = true;
-	}
+	export_softirq_events(reg, x->in_softirq);
 }
 
 /* --- pass 1: the arguments of the I/O calls --- */

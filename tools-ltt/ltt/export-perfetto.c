@@ -621,17 +621,9 @@ static void clock_snapshot(struct px *x, uint64_t ts)
 
 static void px_ids(struct px *x)
 {
-	static const char *const soft[] = {
-		"tasklet_action", "tasklet_hi_action", "timer_expired",
-		"process_wakeup", "process_signal", "mm_page_alloc",
-		"mm_page_free", "net_packet_in", "net_packet_out",
-		"socket_receive",
-	};
 	const struct ltt_registry *reg = x->reg;
-	unsigned int i;
 
-#define ID(v, n)	x->v = ltt_registry_find(reg, n); \
-			if (x->v >= 0 && reg->events[x->v].custom) x->v = -1
+#define ID(v, n)	(x->v = export_kernel_id(reg, n))
 	ID(id_entry, "syscall_entry");
 	ID(id_exit, "syscall_exit");
 	ID(id_compat, "syscall_entry_compat");
@@ -646,12 +638,7 @@ static void px_ids(struct px *x)
 	ID(id_softirq, "softirq");
 	ID(id_sd_process, "statedump_process");
 #undef ID
-	for (i = 0; i < ARRAY_SIZE(soft); i++) {
-		int id = ltt_registry_find(reg, soft[i]);
-
-		if (id >= 0)
-			x->in_softirq[id] = true;
-	}
+	export_softirq_events(reg, x->in_softirq);
 }
 
 int export_perfetto(const struct export_job *job)

@@ -58,4 +58,13 @@ void export_reader_open(struct export_reader *r, const struct export_job *job,
 const struct ltt_item *export_reader_next(struct export_reader *r);
 void export_reader_close(struct export_reader *r);
 
+/* The kernel event @name of @reg, or -1 (none, or only a custom one). */
+int export_kernel_id(const struct ltt_registry *reg, const char *name);
+/*
+ * Mark in @in_softirq (an entry per event of @reg) the events that the
+ * work of a softirq records: a softirq with no recorded end lasts
+ * through them.
+ */
+void export_softirq_events(const struct ltt_registry *reg, bool *in_softirq);
+
 #endif
