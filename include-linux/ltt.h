@@ -173,6 +173,7 @@ static __always_inline bool ltt_hooks_enabled(void)
 {
 	return static_branch_unlikely(&ltt_hooks_key);
 }
+
 /*
  * The kernel is locked down for confidentiality: records carry no
  * kernel address and no page frame, but 0 (kernel/ltt/session.c).

@@ -41,7 +41,7 @@ static bool locked_down(void)
 			line[0] = '\0';
 		fclose(f);
 	}
-	return strstr(line, "lockdown=confidentiality") != NULL;
+	return strstr(line, "lockdown=confidentiality");
 }
 
 /*
@@ -124,8 +124,9 @@ TEST_F(lockdown, kernel_addresses_are_recorded_only_when_not_locked_down)
 		EXPECT_LE(1, kernel) TH_LOG("no fault in the kernel seen");
 		EXPECT_EQ(0, zero) TH_LOG("%zu trap IPs of 0 when not locked down", zero);
 	}
-	EXPECT_EQ(0, bad_funcs) TH_LOG("%zu of %zu functions %s", bad_funcs, funcs,
-				     down ? "recorded though locked down" : "recorded as 0");
+	EXPECT_EQ(0, bad_funcs)
+		TH_LOG("%zu of %zu functions %s", bad_funcs, funcs,
+		       down ? "recorded though locked down" : "recorded as 0");
 }
 
 TEST_HARNESS_MAIN
