@@ -8,8 +8,9 @@
  * A process registers the word at LTT_CMD_EVENT_CREATE, always in its
  * own memory; the registration belongs to the event file.  After every
  * change of what the recording sessions take (START, stop, masks, pid
- * filters) the flags are written again from the control path, which
- * may sleep; the write path never touches them.  A fork copies the
+ * and cgroup filters, a task moved to another cgroup) the flags are
+ * written again from the control path or a worker, which may sleep; the
+ * write path never touches them.  A fork copies the
  * registrations of the parent's memory to the child's, from
  * copy_process() (ltt_fork(), which may sleep), and writes the child's
  * words; after an exec or exit the old memory dies and its
@@ -405,13 +406,35 @@ static void ltt_enable_sync_locked(void)
 /**
  * ltt_enable_sync - what the sessions take changed: rewrite the flags
  *
- * Called after START, stop, and mask and pid filter changes, without
+ * Called after START, stop, and mask, pid and cgroup filter changes,
+ * and from a worker after a task moved to another cgroup, without
  * the session locks.  May sleep.
  */
 void ltt_enable_sync(void)
 {
 	guard(mutex)(&ltt_enable_lock);
 	ltt_enable_sync_locked();
+}
+
+static void ltt_enable_resync_fn(struct work_struct *work)
+{
+	ltt_enable_sync();
+}
+
+static DECLARE_WORK(ltt_enable_resync, ltt_enable_resync_fn);
+
+/**
+ * ltt_enable_moved - a task moved to another cgroup: the flags again, soon
+ *
+ * A session's cgroup filter may take a process's events now, or no more.
+ * From the cgroup_attach probe, in atomic context: the flags are written
+ * by a worker, once for any number of moves queued meanwhile, and only
+ * once some process has registered a flag.
+ */
+void ltt_enable_moved(void)
+{
+	if (static_branch_unlikely(&ltt_enable_key))
+		queue_work(system_unbound_wq, &ltt_enable_resync);
 }
 
 /**

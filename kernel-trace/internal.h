@@ -36,6 +36,21 @@ struct ltt_pidset {
 	pid_t pids[];
 };
 
+/*
+ * A cgroup filter: the cgroups whose subtrees pass, each by its id and
+ * its depth in the hierarchy, so that a task's cgroup is judged by one
+ * entry of its ancestors array.  No reference is held: a filter pins no
+ * removed cgroup, and one removed holds no task.
+ */
+struct ltt_cgset {
+	struct rcu_head rcu;
+	unsigned int n;
+	struct {
+		u64 id;
+		int level;
+	} cg[];
+};
+
 struct ltt_session {
 	struct kref ref;
 	struct mutex lock;		/* state changes and settings */
@@ -49,6 +64,7 @@ struct ltt_session {
 	const struct cred *cred;	/* the creator's, for the state dump */
 	DECLARE_BITMAP(mask, LTT_EVENTS_MAX);
 	struct ltt_pidset __rcu *pids;
+	struct ltt_cgset __rcu *cgroups;
 	struct ltt_buf **bufs;		/* nr_cpu_ids entries, NULL if none */
 	struct work_struct dump;	/* the state dump, queued by START */
 	bool dump_hurry;		/* stopping: the dump waits no more */
@@ -99,6 +115,8 @@ int ltt_session_set_events(struct ltt_session *s, const u64 __user *umask,
 			   unsigned int nbits);
 int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
 			 unsigned int count);
+int ltt_session_set_cgroups(struct ltt_session *s, const s32 __user *ufds,
+			    unsigned int count);
 int ltt_session_status(struct ltt_session *s, struct ltt_status *st,
 		       struct ltt_cpu_status __user *ucpus);
 int ltt_session_buffer_fd(struct ltt_session *s, unsigned int cpu);
@@ -122,6 +140,14 @@ bool ltt_custom_would_take(unsigned int id, struct task_struct *p,
 void ltt_write_sched_change(struct task_struct *prev,
 			    struct task_struct *next, unsigned int state);
 void ltt_write_signal(int sig, int code, struct task_struct *target);
+void ltt_write_cgroup_attach(u64 id, struct task_struct *task,
+			     bool threadgroup);
+void ltt_write_task(unsigned int id, const void *rec, unsigned int len,
+		    struct task_struct *other);
+
+/* probes-process.c, probes-cgroup.c: for the state dump too */
+void ltt_process_ns(struct task_struct *t, struct ltt_rec_process_ns *rec);
+const char *ltt_cgroup_path(struct cgroup *cgrp, char *buf, size_t len);
 int ltt_recording_add(struct ltt_session *s);
 void ltt_recording_del(struct ltt_session *s);
 
@@ -138,6 +164,7 @@ int ltt_custom_log_user(const struct ltt_event_log *l);
 
 /* enable.c */
 void ltt_enable_sync(void);
+void ltt_enable_moved(void);
 int ltt_enable_register(const struct file *owner, unsigned int id, u64 addr,
 			u32 bit);
 void ltt_enable_unregister(const struct file *owner);
@@ -195,6 +222,7 @@ extern const struct ltt_probe_group ltt_timer_probes;
 extern const struct ltt_probe_group ltt_mm_probes;
 extern const struct ltt_probe_group ltt_socket_probes;
 extern const struct ltt_probe_group ltt_net_probes;
+extern const struct ltt_probe_group ltt_cgroup_probes;
 
 /*
  * Events derived from native system calls, called by probes-syscall.c;

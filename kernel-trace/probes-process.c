@@ -5,13 +5,58 @@
  * (<linux/ltt.h>).
  */
 #include <linux/binfmts.h>
+#include <linux/cgroup.h>
 #include <linux/mm_types.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <trace/events/sched.h>
 #include <trace/events/signal.h>
 
 #include "internal.h"
+
+/* The id of @t's cgroup (v2), 0 without cgroups.  Under rcu_read_lock(). */
+static u64 ltt_task_cgroup_id(struct task_struct *t)
+{
+#ifdef CONFIG_CGROUPS
+	return cgroup_id(task_dfl_cgroup(t));
+#else
+	return 0;
+#endif
+}
+
+/**
+ * ltt_process_ns - where a task lives: its cgroup and pid namespace
+ * @t: the task
+ * @rec: the record to fill in
+ *
+ * An exiting task that has left its pid namespace has pidns and vpid 0.
+ */
+void ltt_process_ns(struct task_struct *t, struct ltt_rec_process_ns *rec)
+{
+	struct pid_namespace *ns;
+
+	rec->pid = t->pid;
+	guard(rcu)();
+	rec->cgroup = ltt_task_cgroup_id(t);
+	ns = task_active_pid_ns(t);
+	rec->pidns = ns ? ns->ns.inum : 0;
+	rec->vpid = ns ? task_pid_nr_ns(t, ns) : 0;
+}
+
+/*
+ * Must a fork be followed by where the child lives?  When a reader could
+ * not tell it from the parent: another cgroup (clone3's
+ * CLONE_INTO_CGROUP), or a pid namespace whose pids the records do not
+ * speak.
+ */
+static bool ltt_fork_moves(struct task_struct *parent,
+			   struct task_struct *child)
+{
+	guard(rcu)();
+	return task_active_pid_ns(child) != &init_pid_ns ||
+	       ltt_task_cgroup_id(child) != ltt_task_cgroup_id(parent);
+}
 
 static void ltt_probe_fork(void *data, struct task_struct *parent,
 			   struct task_struct *child)
@@ -20,8 +65,14 @@ static void ltt_probe_fork(void *data, struct task_struct *parent,
 		.child = child->pid,
 		.child_tgid = child->tgid,
 	};
+	struct ltt_rec_process_ns ns;
 
-	ltt_log_process_fork(&rec);
+	/* A session filtered on the child's cgroup sees it born. */
+	ltt_write_task(LTT_EV_process_fork, &rec, sizeof(rec), child);
+	if (ltt_wants(LTT_EV_process_ns) && ltt_fork_moves(parent, child)) {
+		ltt_process_ns(child, &ns);
+		ltt_write_task(LTT_EV_process_ns, &ns, sizeof(ns), child);
+	}
 }
 
 static void ltt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,

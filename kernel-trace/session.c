@@ -8,6 +8,7 @@
 #include <linux/anon_inodes.h>
 #include <linux/bitmap.h>
 #include <linux/capability.h>
+#include <linux/cgroup.h>
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cred.h>
@@ -15,6 +16,7 @@
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/nsproxy.h>
 #include <linux/nospec.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -191,6 +193,8 @@ static const u16 ltt_user_events[] = {
 	LTT_EV_ipc_call, LTT_EV_ipc_msg_create, LTT_EV_ipc_sem_create,
 	LTT_EV_ipc_shm_create,
 	LTT_EV_statedump_process, LTT_EV_statedump_file,
+	LTT_EV_cgroup_mkdir, LTT_EV_cgroup_rmdir, LTT_EV_cgroup_attach,
+	LTT_EV_process_ns, LTT_EV_statedump_cgroup,
 };
 
 /* Clear from @mask what a user session may not record. */
@@ -217,6 +221,9 @@ static const struct ltt_probe_group *const ltt_groups[] = {
 	&ltt_socket_probes,
 	&ltt_net_probes,
 #endif
+#ifdef CONFIG_CGROUPS
+	&ltt_cgroup_probes,
+#endif
 };
 
 static void ltt_disarm(void);
@@ -238,6 +245,7 @@ static void ltt_session_free(struct kref *ref)
 			ltt_buf_destroy(s->bufs[cpu]);
 	kfree(s->bufs);
 	kfree(rcu_dereference_protected(s->pids, true));
+	kfree(rcu_dereference_protected(s->cgroups, true));
 	put_cred(s->cred);
 	kfree(s);
 }
@@ -583,6 +591,68 @@ int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
 	return 0;
 }
 
+#ifdef CONFIG_CGROUPS
+/**
+ * ltt_session_set_cgroups - record only some cgroup subtrees
+ * @s: the session
+ * @ufds: user array of file descriptors of cgroup v2 directories
+ * @count: entries in @ufds, 0 to remove the filter
+ *
+ * The filter names each cgroup by its id and holds no reference: a
+ * cgroup removed meanwhile holds no task, so passes nothing, and stays
+ * freed.  The filter narrows what any session records, a user
+ * session's too: a descriptor is all it takes.
+ *
+ * Return: 0, -EINVAL for too many, -EFAULT, -ENOMEM, -EBADF for a
+ * descriptor that is not open on a cgroup v2 directory, -ENOENT for one
+ * of a cgroup removed since.
+ */
+int ltt_session_set_cgroups(struct ltt_session *s, const s32 __user *ufds,
+			    unsigned int count)
+{
+	struct ltt_cgset *set = NULL, *old;
+	struct cgroup *cgrp;
+	unsigned int i;
+	s32 fd;
+
+	if (count > LTT_CGROUPS_MAX)
+		return -EINVAL;
+	if (count) {
+		set = kzalloc(struct_size(set, cg, count), GFP_KERNEL);
+		if (!set)
+			return -ENOMEM;
+		set->n = count;
+		for (i = 0; i < count; i++) {
+			if (get_user(fd, ufds + i)) {
+				kfree(set);
+				return -EFAULT;
+			}
+			cgrp = cgroup_get_from_fd(fd);
+			if (IS_ERR(cgrp)) {
+				kfree(set);
+				return PTR_ERR(cgrp);
+			}
+			set->cg[i].id = cgroup_id(cgrp);
+			set->cg[i].level = cgrp->level;
+			cgroup_put(cgrp);
+		}
+	}
+	scoped_guard(mutex, &s->lock)
+		old = rcu_replace_pointer(s->cgroups, set,
+					  lockdep_is_held(&s->lock));
+	if (old)
+		kfree_rcu(old, rcu);
+	ltt_enable_sync();
+	return 0;
+}
+#else
+int ltt_session_set_cgroups(struct ltt_session *s, const s32 __user *ufds,
+			    unsigned int count)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
 /**
  * ltt_session_status - fill in LTT_CMD_STATUS
  * @s: the session
@@ -723,8 +793,9 @@ static void ltt_user_uncharge(kuid_t uid)
 /*
  * May the caller, who lacks CAP_PERFMON, make a user session?  Only when
  * kernel.ltt_user_sessions says so, and not as root without capabilities
- * (root's tasks are everybody's business) nor from a user or pid
- * namespace of its own, whose uids and pids the records do not speak.
+ * (root's tasks are everybody's business) nor from a user, pid or
+ * cgroup namespace of its own, whose uids, pids and cgroup paths the
+ * records do not speak.
  */
 /*
  * Records and pid filters speak pids of the initial pid namespace: from
@@ -736,13 +807,27 @@ static bool ltt_in_init_pid_ns(void)
 	return task_active_pid_ns(current) == &init_pid_ns;
 }
 
+/*
+ * Records name cgroups by their paths from the root of the hierarchy: a
+ * task in a cgroup namespace of its own must not learn them.
+ */
+static bool ltt_in_init_cgroup_ns(void)
+{
+#ifdef CONFIG_CGROUPS
+	return current->nsproxy->cgroup_ns == &init_cgroup_ns;
+#else
+	return true;
+#endif
+}
+
 static bool ltt_user_session_allowed(void)
 {
 	if (!READ_ONCE(ltt_user_sessions))
 		return false;
 	if (uid_eq(current_uid(), GLOBAL_ROOT_UID))
 		return false;
-	return current_user_ns() == &init_user_ns && ltt_in_init_pid_ns();
+	return current_user_ns() == &init_user_ns && ltt_in_init_pid_ns() &&
+	       ltt_in_init_cgroup_ns();
 }
 
 /**

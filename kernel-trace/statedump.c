@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * LTT state dump: when a session starts, one record per task and one per
- * open file, so that a trace names every process and file it meets.
+ * LTT state dump: when a session starts, one record per cgroup, one per
+ * task (and where it lives) and one per open file, so that a trace names
+ * every container, process and file it meets.
  *
  * The dump walks the processes by pid, one at a time, holding a
  * reference to each rather than a lock on the task list: a big system
@@ -13,6 +14,7 @@
  * the waiting: the dump finishes at once, its excess counted lost; the
  * stop waits for it before it takes any lock that other sessions need.
  */
+#include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/fdtable.h>
@@ -30,6 +32,7 @@ struct ltt_dump_ctx {
 	struct ltt_session *s;
 	char *page;		/* for d_path() */
 	bool no_reader;		/* a wait timed out: wait no more */
+	u64 last_cgroup;	/* a user session's: the last one named */
 };
 
 /* How long a full buffer waits for its reader before the dump goes on. */
@@ -85,6 +88,90 @@ static void ltt_dump_files(struct ltt_dump_ctx *ctx, struct task_struct *p)
 	}
 }
 
+#ifdef CONFIG_CGROUPS
+/* One cgroup's record; @cgrp is held. */
+static void ltt_dump_cgroup(struct ltt_dump_ctx *ctx, struct cgroup *cgrp)
+{
+	struct ltt_rec_statedump_cgroup rec = { .id = cgroup_id(cgrp) };
+	struct cgroup *parent = cgroup_parent(cgrp);
+
+	if (parent)
+		rec.parent = cgroup_id(parent);
+	ltt_cgroup_path(cgrp, ctx->page, LTT_STRING_MAX);
+	ltt_dump_room(ctx);
+	ltt_session_write(ctx->s, LTT_EV_statedump_cgroup, &rec, sizeof(rec),
+			  ctx->page);
+}
+
+/*
+ * Every cgroup of the v2 hierarchy, parents first, for a session of the
+ * system; a user session learns only of its own tasks' cgroups
+ * (ltt_dump_ns()).  Each is held while the dump may wait, as cpuset
+ * walks them.
+ */
+static void ltt_dump_cgroups(struct ltt_dump_ctx *ctx)
+{
+	struct cgroup_subsys_state *css;
+
+	if (ctx->s->user || !test_bit(LTT_EV_statedump_cgroup, ctx->s->mask))
+		return;
+	rcu_read_lock();
+	css_for_each_descendant_pre(css, &cgrp_dfl_root.cgrp.self) {
+		if (!css_tryget_online(css))
+			continue;
+		rcu_read_unlock();
+		ltt_dump_cgroup(ctx, css->cgroup);
+		cond_resched();
+		rcu_read_lock();
+		css_put(css);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * A user session's record of the cgroup of its task @t, unless the task
+ * before (a thread of the same process, most often) named it.
+ */
+static void ltt_dump_task_cgroup(struct ltt_dump_ctx *ctx,
+				 struct task_struct *t)
+{
+	struct cgroup *cgrp;
+
+	if (!ctx->s->user || !test_bit(LTT_EV_statedump_cgroup, ctx->s->mask))
+		return;
+	scoped_guard(rcu) {
+		cgrp = task_dfl_cgroup(t);
+		if (cgroup_id(cgrp) == ctx->last_cgroup || !cgroup_tryget(cgrp))
+			return;
+	}
+	ctx->last_cgroup = cgroup_id(cgrp);
+	ltt_dump_cgroup(ctx, cgrp);
+	cgroup_put(cgrp);
+}
+#else
+static void ltt_dump_cgroups(struct ltt_dump_ctx *ctx)
+{
+}
+
+static void ltt_dump_task_cgroup(struct ltt_dump_ctx *ctx,
+				 struct task_struct *t)
+{
+}
+#endif
+
+/* Where task @t lives, after its record. */
+static void ltt_dump_ns(struct ltt_dump_ctx *ctx, struct task_struct *t)
+{
+	struct ltt_rec_process_ns rec;
+
+	ltt_dump_task_cgroup(ctx, t);
+	if (!test_bit(LTT_EV_process_ns, ctx->s->mask))
+		return;
+	ltt_process_ns(t, &rec);
+	ltt_dump_room(ctx);
+	ltt_session_write(ctx->s, LTT_EV_process_ns, &rec, sizeof(rec), NULL);
+}
+
 /* One task's record. */
 static void ltt_dump_task(struct ltt_dump_ctx *ctx, struct task_struct *t)
 {
@@ -107,6 +194,7 @@ static void ltt_dump_task(struct ltt_dump_ctx *ctx, struct task_struct *t)
 	ltt_dump_room(ctx);
 	ltt_session_write(ctx->s, LTT_EV_statedump_process, &rec, sizeof(rec),
 			  comm);
+	ltt_dump_ns(ctx, t);
 }
 
 /* The task of the lowest pid from *@nr on, with a reference, or NULL. */
@@ -128,16 +216,17 @@ static struct task_struct *ltt_next_task(pid_t *nr)
 }
 
 /**
- * ltt_statedump_work - record every task and open file into a session
+ * ltt_statedump_work - record every cgroup, task and open file into a session
  * @work: the dump of the session, just started
  *
- * Runs in a worker, without the session's locks; a stop of the session
- * waits for it, before it takes them.  The records pass the event mask; the pid filter lets
- * through those of the listed processes and threads, whoever starts the
- * session.  Tasks come in pid order, each process's files after it.  The
- * worker wears the credentials of the session's creator, so that a user
- * session judges which tasks its user may see with the user's, not with
- * the worker's (root's).
+ * Runs in a worker, without the session's locks; a stop of the session waits
+ * for it, before it takes them.  The records pass the event mask; the pid and
+ * cgroup filters let through those of the listed processes and threads and of
+ * the tasks in the listed cgroups, whoever starts the session; every cgroup
+ * is named first.  Tasks come in pid order, each process's files after it.
+ * The worker wears the credentials of the session's creator, so that a user
+ * session judges which tasks its user may see with the user's, not with the
+ * worker's (root's).
  */
 void ltt_statedump_work(struct work_struct *work)
 {
@@ -153,6 +242,7 @@ void ltt_statedump_work(struct work_struct *work)
 		return;
 	/* What a user's session may see is what its creator may see. */
 	old = override_creds(ctx.s->cred);
+	ltt_dump_cgroups(&ctx);
 	while ((t = ltt_next_task(&nr))) {
 		ltt_dump_task(&ctx, t);
 		if (thread_group_leader(t))

@@ -52,6 +52,7 @@ union ltt_session_arg {
 	struct ltt_session_cmd cmd;
 	struct ltt_events events;
 	struct ltt_pids pids;
+	struct ltt_cgroups cgroups;
 	struct ltt_status status;
 	struct ltt_buffer_req buffer;
 };
@@ -63,6 +64,8 @@ static const struct {
 } ltt_session_arg_size[LTT_CMD_MAX] = {
 	[LTT_CMD_SET_EVENTS] = { sizeof(struct ltt_events), LTT_EVENTS_SIZE_VER0 },
 	[LTT_CMD_SET_PIDS] = { sizeof(struct ltt_pids), LTT_PIDS_SIZE_VER0 },
+	[LTT_CMD_SET_CGROUPS] = { sizeof(struct ltt_cgroups),
+				  LTT_CGROUPS_SIZE_VER0 },
 	[LTT_CMD_START] = { sizeof(struct ltt_session_cmd),
 			    LTT_SESSION_CMD_SIZE_VER0 },
 	[LTT_CMD_STOP] = { sizeof(struct ltt_session_cmd),
@@ -97,6 +100,11 @@ static long ltt_session_cmd(struct ltt_session *s, unsigned int cmd,
 			return -EINVAL;
 		return ltt_session_set_pids(s, u64_to_user_ptr(a->pids.pids),
 					    a->pids.count);
+	case LTT_CMD_SET_CGROUPS:
+		if (a->cgroups.flags || a->cgroups.__reserved)
+			return -EINVAL;
+		return ltt_session_set_cgroups(s, u64_to_user_ptr(a->cgroups.fds),
+					       a->cgroups.count);
 	case LTT_CMD_STATUS:
 		ret = ltt_session_status(s, &a->status,
 					 u64_to_user_ptr(a->status.cpus));
@@ -194,6 +202,7 @@ SYSCALL_DEFINE3(ltt, unsigned int, cmd, void __user *, arg, size_t, size)
 		return ltt_cmd_create(arg, size);
 	case LTT_CMD_SET_EVENTS:
 	case LTT_CMD_SET_PIDS:
+	case LTT_CMD_SET_CGROUPS:
 	case LTT_CMD_START:
 	case LTT_CMD_STOP:
 	case LTT_CMD_SNAPSHOT:

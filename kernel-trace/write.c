@@ -6,10 +6,12 @@
  * Any number of sessions record at once.  The probes read an event's
  * arguments once; the write path walks the recording sessions (an array
  * that START and stop replace under RCU) and writes one record into the
- * current CPU's buffer of each session whose event mask, pid filter and
- * user scope let the event through.  A session that filters the event
- * out costs a bit test.  The filters live here, and only here.
+ * current CPU's buffer of each session whose event mask, pid and
+ * cgroup filters and user scope let the event through.  A session that
+ * filters the event out costs a bit test.  The filters live here, and
+ * only here.
  */
+#include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
@@ -67,6 +69,42 @@ static __always_inline bool ltt_pid_in(const struct ltt_pidset *set,
 	return false;
 }
 
+/*
+ * Is @t in one of the cgroup subtrees of @set (NULL: no filter)?  A task
+ * always has a css_set, the exiting and the idle ones too; its cgroup
+ * holds its ancestors.  Preemption disabled.
+ */
+static __always_inline bool ltt_cg_in(const struct ltt_cgset *set,
+				      struct task_struct *t)
+{
+#ifdef CONFIG_CGROUPS
+	struct cgroup *cgrp;
+	unsigned int i;
+	int level;
+
+	if (!set)
+		return true;
+	cgrp = rcu_dereference_sched(t->cgroups)->dfl_cgrp;
+	for (i = 0; i < set->n; i++) {
+		level = set->cg[i].level;
+		if (cgrp->level >= level &&
+		    cgroup_id(cgrp->ancestors[level]) == set->cg[i].id)
+			return true;
+	}
+	return false;
+#else
+	return true;
+#endif
+}
+
+/* Does @t pass both filters of session @s?  Preemption disabled. */
+static __always_inline bool ltt_filters_pass(const struct ltt_session *s,
+					     struct task_struct *t)
+{
+	return ltt_pid_in(rcu_dereference_sched(s->pids), t) &&
+	       ltt_cg_in(rcu_dereference_sched(s->cgroups), t);
+}
+
 /**
  * ltt_user_owns - is @t one of a user session's own tasks?
  * @s: the user session
@@ -120,16 +158,14 @@ pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t)
 /*
  * May user session @s record an event of the current task, or about
  * @other?  The task that lets it through must both be the user's and
- * pass the pid filter: a filter naming a pid that has since gone to
+ * pass the filters: a filter naming a pid that has since gone to
  * another user's task (or to a set-uid program) shows nothing of it.
  */
 static bool ltt_user_takes(struct ltt_session *s, struct task_struct *other)
 {
-	struct ltt_pidset *set = rcu_dereference_sched(s->pids);
-
-	if (ltt_pid_in(set, current) && ltt_user_current(s))
+	if (ltt_filters_pass(s, current) && ltt_user_current(s))
 		return true;
-	return other && ltt_pid_in(set, other) && ltt_user_owns(s, other);
+	return other && ltt_filters_pass(s, other) && ltt_user_owns(s, other);
 }
 
 /*
@@ -142,17 +178,14 @@ static __always_inline struct ltt_buf *ltt_take(struct ltt_session *s,
 						unsigned int id,
 						struct task_struct *other)
 {
-	struct ltt_pidset *set;
-
 	if (!test_bit(id, s->mask))
 		return NULL;
 	if (unlikely(s->user)) {
 		if (!ltt_user_takes(s, other))
 			return NULL;
-	} else {
-		set = rcu_dereference_sched(s->pids);
-		if (!ltt_pid_in(set, current) && !(other && ltt_pid_in(set, other)))
-			return NULL;
+	} else if (!ltt_filters_pass(s, current) &&
+		   !(other && ltt_filters_pass(s, other))) {
+		return NULL;
 	}
 	return s->bufs[smp_processor_id()];
 }
@@ -164,14 +197,16 @@ static __always_inline unsigned int ltt_str_len(const char *str)
 }
 
 /*
- * One record of event @id in each recording session that takes it; the
- * body of __ltt_write() and __ltt_write_str(), each with its own string.
+ * One record of event @id in each recording session that takes it, of
+ * the current task or about @other (NULL: none); the body of
+ * __ltt_write(), __ltt_write_str() and ltt_write_task().
  */
 static __always_inline void ltt_write_sessions(unsigned int id,
 					       const void *rec,
 					       unsigned int len,
 					       const char *str,
-					       unsigned int slen)
+					       unsigned int slen,
+					       struct task_struct *other)
 {
 	struct ltt_recording *r;
 	struct ltt_session *s;
@@ -184,7 +219,7 @@ static __always_inline void ltt_write_sessions(unsigned int id,
 		s = ltt_recording_at(r, i);
 		if (!s)
 			continue;
-		buf = ltt_take(s, id, NULL);
+		buf = ltt_take(s, id, other);
 		if (buf)
 			ltt_buf_write(buf, id, rec, len, str, slen);
 	}
@@ -201,7 +236,7 @@ static __always_inline void ltt_write_sessions(unsigned int id,
  */
 void __ltt_write(unsigned int id, const void *rec, unsigned int len)
 {
-	ltt_write_sessions(id, rec, len, NULL, 0);
+	ltt_write_sessions(id, rec, len, NULL, 0, NULL);
 }
 
 /**
@@ -217,7 +252,25 @@ void __ltt_write(unsigned int id, const void *rec, unsigned int len)
 void __ltt_write_str(unsigned int id, const void *rec, unsigned int len,
 		     const char *str)
 {
-	ltt_write_sessions(id, rec, len, str, ltt_str_len(str));
+	ltt_write_sessions(id, rec, len, str, ltt_str_len(str), NULL);
+}
+
+/**
+ * ltt_write_task - record an event about another task too
+ * @id: the event id
+ * @rec: the record
+ * @len: its size
+ * @other: the task it is about, as much as the current one (a child
+ *	just made)
+ *
+ * As __ltt_write(), but a session whose filters let @other through
+ * takes the event too.
+ */
+void ltt_write_task(unsigned int id, const void *rec, unsigned int len,
+		    struct task_struct *other)
+{
+	if (ltt_wants(id))
+		ltt_write_sessions(id, rec, len, NULL, 0, other);
 }
 
 /**
@@ -258,6 +311,35 @@ void ltt_write_sched_change(struct task_struct *prev,
 	}
 }
 
+/*
+ * Record event @id of the current task, about @target, whose pid each
+ * session writes at @pid in @rec as it may see it.  With @other, the
+ * filters may let the event through for @target too.
+ */
+static void ltt_write_about(unsigned int id, void *rec, unsigned int len,
+			    s32 *pid, struct task_struct *target, bool other)
+{
+	struct ltt_recording *r;
+	struct ltt_session *s;
+	struct ltt_buf *buf;
+	unsigned int i;
+
+	if (!ltt_wants(id))
+		return;
+	guard(preempt_notrace)();
+	r = rcu_dereference_sched(ltt_recording);
+	for (i = 0; i < ltt_recording_n(r); i++) {
+		s = ltt_recording_at(r, i);
+		if (!s)
+			continue;
+		buf = ltt_take(s, id, other ? target : NULL);
+		if (!buf)
+			continue;
+		*pid = ltt_session_pid(s, target);
+		ltt_buf_write(buf, id, rec, len, NULL, 0);
+	}
+}
+
 /**
  * ltt_write_signal - record a signal sent by the current task
  * @sig: the signal
@@ -267,30 +349,33 @@ void ltt_write_sched_change(struct task_struct *prev,
 void ltt_write_signal(int sig, int code, struct task_struct *target)
 {
 	struct ltt_rec_process_signal rec = { .sig = sig, .code = code };
-	struct ltt_recording *r;
-	struct ltt_session *s;
-	struct ltt_buf *buf;
-	unsigned int i;
 
-	if (!ltt_wants(LTT_EV_process_signal))
-		return;
-	guard(preempt_notrace)();
-	r = rcu_dereference_sched(ltt_recording);
-	for (i = 0; i < ltt_recording_n(r); i++) {
-		s = ltt_recording_at(r, i);
-		if (!s)
-			continue;
-		buf = ltt_take(s, LTT_EV_process_signal, NULL);
-		if (!buf)
-			continue;
-		rec.pid = ltt_session_pid(s, target);
-		ltt_buf_write(buf, LTT_EV_process_signal, &rec, sizeof(rec),
-			      NULL, 0);
-	}
+	ltt_write_about(LTT_EV_process_signal, &rec, sizeof(rec), &rec.pid,
+			target, false);
 }
 
 /**
- * ltt_task_passes - does a task pass a session's pid filter?
+ * ltt_write_cgroup_attach - record the move of a task to another cgroup
+ * @id: the cgroup's id
+ * @task: the task moved by the current one, which a user session may
+ *	not know, and which a session's filters may let through: a
+ *	session filtered on the cgroup sees the task come in
+ * @threadgroup: its thread group moved with it
+ */
+void ltt_write_cgroup_attach(u64 id, struct task_struct *task,
+			     bool threadgroup)
+{
+	struct ltt_rec_cgroup_attach rec = {
+		.id = id,
+		.threadgroup = threadgroup,
+	};
+
+	ltt_write_about(LTT_EV_cgroup_attach, &rec, sizeof(rec), &rec.pid,
+			task, true);
+}
+
+/**
+ * ltt_task_passes - does a task pass a session's filters and user scope?
  * @s: the session
  * @t: the task
  *
@@ -298,9 +383,6 @@ void ltt_write_signal(int sig, int code, struct task_struct *target)
  */
 bool ltt_task_passes(struct ltt_session *s, struct task_struct *t)
 {
-	struct ltt_pidset *set;
-	unsigned int i;
-
 	/*
 	 * A user may learn of the tasks a debugger of theirs could read,
 	 * judged with the credentials of the session's creator (the state
@@ -312,13 +394,7 @@ bool ltt_task_passes(struct ltt_session *s, struct task_struct *t)
 					   PTRACE_MODE_NOAUDIT)))
 		return false;
 	guard(preempt_notrace)();
-	set = rcu_dereference_sched(s->pids);
-	if (!set)
-		return true;
-	for (i = 0; i < set->n; i++)
-		if (set->pids[i] == t->pid || set->pids[i] == t->tgid)
-			return true;
-	return false;
+	return ltt_filters_pass(s, t);
 }
 
 /**
@@ -381,8 +457,9 @@ void ltt_write_custom(unsigned int id, bool user, const void *data,
 }
 
 /*
- * Does @p's thread group pass @s's pid filter?  Preemption disabled; the
- * pid lookups want rcu_read_lock() too, as lockdep says.
+ * Does @p's thread group pass @s's filters (the cgroup filter judged on
+ * @p)?  Preemption disabled; the pid lookups want rcu_read_lock() too,
+ * as lockdep says.
  */
 static bool ltt_pid_match_group(struct ltt_session *s, struct task_struct *p)
 {
@@ -390,6 +467,8 @@ static bool ltt_pid_match_group(struct ltt_session *s, struct task_struct *p)
 	struct task_struct *t;
 	unsigned int i;
 
+	if (!ltt_cg_in(rcu_dereference_sched(s->cgroups), p))
+		return false;
 	if (!set)
 		return true;
 	guard(rcu)();

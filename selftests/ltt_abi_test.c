@@ -38,6 +38,7 @@ union ltt_arg {
 	struct ltt_session_cmd session;
 	struct ltt_status status;
 	struct ltt_buffer_req buffer;
+	struct ltt_cgroups cgroups;
 	struct ltt_event_info info;
 	unsigned char bytes[512];
 };
@@ -71,6 +72,9 @@ static size_t make_arg(struct ltt_session *s, unsigned int cmd,
 	case LTT_CMD_SET_PIDS:
 		a->pids.session_fd = s->fd;
 		return LTT_PIDS_SIZE_VER0;
+	case LTT_CMD_SET_CGROUPS:
+		a->cgroups.session_fd = s->fd;
+		return LTT_CGROUPS_SIZE_VER0;
 	case LTT_CMD_START:
 	case LTT_CMD_STOP:
 	case LTT_CMD_SNAPSHOT:

@@ -314,6 +314,11 @@ static const int fz_errs_set_pids[] = {
 	EINVAL, E2BIG, EFAULT, EBADF, ENOMEM, ESRCH, 0
 };
 
+/* EOPNOTSUPP: a kernel without cgroups. */
+static const int fz_errs_set_cgroups[] = {
+	EINVAL, E2BIG, EFAULT, EBADF, ENOENT, ENOMEM, EOPNOTSUPP, 0
+};
+
 static const int fz_errs_start[] = { EINVAL, E2BIG, EFAULT, EBADF, EBUSY, 0 };
 
 /* STOP, SNAPSHOT */
@@ -355,6 +360,7 @@ static const int *const fz_errs[LTT_CMD_MAX] = {
 	[LTT_CMD_EVENT_CREATE] = fz_errs_event_create,
 	[LTT_CMD_EVENT_LOG] = fz_errs_event_log,
 	[LTT_CMD_BOOT] = fz_errs_boot,
+	[LTT_CMD_SET_CGROUPS] = fz_errs_set_cgroups,
 };
 
 /* The fd operations. */
@@ -410,6 +416,8 @@ static const struct {
 	[LTT_CMD_EVENT_LOG] = { sizeof(struct ltt_event_log),
 				LTT_EVENT_LOG_SIZE_VER0 },
 	[LTT_CMD_BOOT] = { sizeof(struct ltt_boot), LTT_BOOT_SIZE_VER0 },
+	[LTT_CMD_SET_CGROUPS] = { sizeof(struct ltt_cgroups),
+				  LTT_CGROUPS_SIZE_VER0 },
 };
 
 /* ---- Memory ---- */
@@ -772,6 +780,20 @@ static void fz_valid_pids(struct fz *z, struct ltt_pids *p)
 	p->pids = fz_data_ptr(z, pids, sizeof(pids));
 }
 
+/* Any fds: of the fuzzer's, odd numbers, /dev/null; none a cgroup. */
+static void fz_valid_cgroups(struct fz *z, struct ltt_cgroups *c)
+{
+	__s32 fds[LTT_CGROUPS_MAX + 1];
+	unsigned int i;
+
+	c->session_fd = fz_pick_fd(z, FZ_SESSION);
+	c->count = fz_chance(z, 20) ? 0 : fz_chance(z, 90) ?
+		   1 + fz_below(z, 4) : LTT_CGROUPS_MAX + fz_below(z, 2);
+	for (i = 0; i < ARRAY_SIZE(fds); i++)
+		fds[i] = fz_pick_fd(z, -1);
+	c->fds = fz_data_ptr(z, fds, sizeof(fds));
+}
+
 static void fz_valid_status(struct fz *z, struct ltt_status *st)
 {
 	static const __u32 room[] = { 0, 1, 2, 4, 1024, 0xffffffff };
@@ -893,6 +915,9 @@ static void fz_valid(struct fz *z, unsigned int cmd)
 	case LTT_CMD_SET_PIDS:
 		fz_valid_pids(z, p);
 		break;
+	case LTT_CMD_SET_CGROUPS:
+		fz_valid_cgroups(z, p);
+		break;
 	case LTT_CMD_START:
 	case LTT_CMD_STOP:
 	case LTT_CMD_SNAPSHOT:
@@ -925,6 +950,8 @@ static int fz_pointer_field(unsigned int cmd)
 		return offsetof(struct ltt_events, mask);
 	case LTT_CMD_SET_PIDS:
 		return offsetof(struct ltt_pids, pids);
+	case LTT_CMD_SET_CGROUPS:
+		return offsetof(struct ltt_cgroups, fds);
 	case LTT_CMD_STATUS:
 		return offsetof(struct ltt_status, cpus);
 	case LTT_CMD_EVENT_LOG:
@@ -1093,6 +1120,12 @@ static int fz_expect(struct fz *z, unsigned int cmd, size_t size,
 			return -EINVAL;
 		memcpy(w, b, sizeof(w));
 		return w[1] > LTT_PIDS_MAX ? -EINVAL : 0;
+	case LTT_CMD_SET_CGROUPS:
+		memcpy(w, b + offsetof(struct ltt_cgroups, flags), sizeof(w));
+		if (w[0] || w[1])
+			return -EINVAL;
+		memcpy(w, b, sizeof(w));
+		return w[1] > LTT_CGROUPS_MAX ? -EINVAL : 0;
 	case LTT_CMD_BUFFER_FD:
 		return w[1] >= z->nr_cpu_ids ? -EINVAL : 0;
 	}

@@ -604,20 +604,6 @@ static void become_nobody(void)
 	}
 }
 
-/* getppid() calls in @t by @pid. */
-static size_t getppids_of(const struct ltt_registry *reg,
-			  const struct ltt_trace *t, pid_t pid)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < t->n; i++)
-		if (t->ev[i].pid == pid &&
-		    ltt_ev_is(reg, &t->ev[i], "syscall_entry") &&
-		    ltt_ev_field(reg, &t->ev[i], "id") == __NR_getppid)
-			n++;
-	return n;
-}
-
 #define SIDE_CALLS	50
 
 /*
@@ -658,7 +644,7 @@ TEST(root_and_a_user_session_record_side_by_side)
 		if (ltt_stop(us.fd) || ltt_read_stopped(&us, &ut) ||
 		    ltt_check_accounting(&us))
 			_exit(14);
-		if (getppids_of(&us.reg, &ut, getpid()) != SIDE_CALLS)
+		if (ltt_getppids(&us.reg, &ut, getpid()) != SIDE_CALLS)
 			_exit(15);
 		ltt_session_close(&us);
 		_exit(0);
@@ -674,7 +660,7 @@ TEST(root_and_a_user_session_record_side_by_side)
 	ltt_stop_or_fail(_metadata, s.fd);
 	ASSERT_EQ(0, ltt_read_stopped(&s, &t)) TH_LOG("%s", ltt_err);
 	ASSERT_EQ(0, ltt_check_accounting(&s)) TH_LOG("%s", ltt_err);
-	EXPECT_EQ((size_t)SIDE_CALLS, getppids_of(&s.reg, &t, child))
+	EXPECT_EQ((size_t)SIDE_CALLS, ltt_getppids(&s.reg, &t, child))
 		TH_LOG("the user's calls in root's session");
 	ltt_trace_free(&t);
 	ltt_session_close(&s);

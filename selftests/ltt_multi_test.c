@@ -12,97 +12,6 @@
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
 
-/*
- * A child that works on command: 'g' makes @calls getppid() calls, 'f'
- * forks @calls children that exit at once, 'q' ends it; each command is
- * acknowledged once done.
- */
-struct worker {
-	pid_t pid;
-	int cmd, ack;
-};
-
-static void worker_loop(int cmd, int ack, int calls)
-{
-	char c;
-	int i;
-
-	while (read(cmd, &c, 1) == 1 && c != 'q') {
-		for (i = 0; i < calls; i++) {
-			if (c == 'g') {
-				syscall(__NR_getppid);
-			} else if (c == 'f') {
-				pid_t p = fork();
-
-				if (!p)
-					_exit(0);
-				waitpid(p, NULL, 0);
-			}
-		}
-		if (write(ack, &c, 1) != 1)
-			break;
-	}
-	_exit(0);
-}
-
-static int worker_start(struct worker *w, int calls)
-{
-	int cmd[2], ack[2];
-
-	if (pipe(cmd) || pipe(ack))
-		return -1;
-	w->pid = fork();
-	if (w->pid < 0)
-		return -1;
-	if (!w->pid) {
-		close(cmd[1]);
-		close(ack[0]);
-		worker_loop(cmd[0], ack[1], calls);
-	}
-	close(cmd[0]);
-	close(ack[1]);
-	w->cmd = cmd[1];
-	w->ack = ack[0];
-	return 0;
-}
-
-/* Have @w do @c and wait until it is done: 0, or -1. */
-static int worker_do(struct worker *w, char c)
-{
-	char r;
-
-	if (write(w->cmd, &c, 1) != 1)
-		return -1;
-	return read(w->ack, &r, 1) == 1 && r == c ? 0 : -1;
-}
-
-static void worker_end(struct worker *w)
-{
-	char c = 'q';
-
-	if (w->pid <= 0)
-		return;
-	if (write(w->cmd, &c, 1) != 1)
-		kill(w->pid, SIGKILL);
-	waitpid(w->pid, NULL, 0);
-	close(w->cmd);
-	close(w->ack);
-	w->pid = 0;
-}
-
-/* getppid() entries in @t (the filter says whose). */
-static size_t getppids(const struct ltt_registry *reg,
-		       const struct ltt_trace *t)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < t->n; i++)
-		if (ltt_ev_is(reg, &t->ev[i], "syscall_entry") &&
-		    ltt_ev_field(reg, &t->ev[i], "id") == __NR_getppid)
-			n++;
-	return n;
-}
-
 /* Records of @t whose event name starts with @prefix. */
 static size_t count_prefix(const struct ltt_registry *reg,
 			   const struct ltt_trace *t, const char *prefix)
@@ -141,11 +50,11 @@ TEST(two_sessions_with_their_own_masks_and_pid_filters)
 {
 	struct ltt_session a, b;
 	struct ltt_trace ta = { 0 }, tb = { 0 };
-	struct worker wa, wb;
+	struct ltt_worker wa, wb;
 	size_t i, forks = 0;
 
-	ASSERT_EQ(0, worker_start(&wa, CALLS));
-	ASSERT_EQ(0, worker_start(&wb, FORKS));
+	ASSERT_EQ(0, ltt_worker_start(&wa, CALLS));
+	ASSERT_EQ(0, ltt_worker_start(&wb, FORKS));
 	if (ltt_session_open(&a, NULL) == LTT_UNAVAILABLE)
 		SKIP(goto out, "%s", ltt_err);
 	ltt_session_close(&a);
@@ -154,13 +63,13 @@ TEST(two_sessions_with_their_own_masks_and_pid_filters)
 	ASSERT_EQ(0, ltt_start(a.fd)) TH_LOG("START a: %s", strerror(errno));
 	ASSERT_EQ(0, ltt_start(b.fd))
 		TH_LOG("START of a second session: %s", strerror(errno));
-	ASSERT_EQ(0, worker_do(&wa, 'g'));
-	ASSERT_EQ(0, worker_do(&wb, 'f'));
-	ASSERT_EQ(0, worker_do(&wb, 'g'));
+	ASSERT_EQ(0, ltt_worker_do(&wa, 'g'));
+	ASSERT_EQ(0, ltt_worker_do(&wb, 'f'));
+	ASSERT_EQ(0, ltt_worker_do(&wb, 'g'));
 	ltt_stop_and_read(_metadata, &a, &ta);
 	ltt_stop_and_read(_metadata, &b, &tb);
 
-	EXPECT_EQ((size_t)CALLS, getppids(&a.reg, &ta))
+	EXPECT_EQ((size_t)CALLS, ltt_getppids(&a.reg, &ta, -1))
 		TH_LOG("a: the getppid() calls of %d", wa.pid);
 	EXPECT_EQ((size_t)0, count_prefix(&a.reg, &ta, "process_"))
 		TH_LOG("a: process events, masked off");
@@ -176,8 +85,8 @@ TEST(two_sessions_with_their_own_masks_and_pid_filters)
 	ltt_session_close(&a);
 	ltt_session_close(&b);
 out:
-	worker_end(&wa);
-	worker_end(&wb);
+	ltt_worker_end(&wa);
+	ltt_worker_end(&wb);
 }
 
 #define EIGHT	8
@@ -190,11 +99,11 @@ TEST(eight_sessions_each_hold_exactly_their_own)
 {
 	struct ltt_session s[EIGHT];
 	struct ltt_trace t[EIGHT] = { 0 };
-	struct worker w[EIGHT];
+	struct ltt_worker w[EIGHT];
 	int i;
 
 	for (i = 0; i < EIGHT; i++)
-		ASSERT_EQ(0, worker_start(&w[i], 10 * (i + 1)));
+		ASSERT_EQ(0, ltt_worker_start(&w[i], 10 * (i + 1)));
 	if (ltt_session_open(&s[0], NULL) == LTT_UNAVAILABLE)
 		SKIP(goto out, "%s", ltt_err);
 	ltt_session_close(&s[0]);
@@ -204,18 +113,18 @@ TEST(eight_sessions_each_hold_exactly_their_own)
 			TH_LOG("START of session %d: %s", i, strerror(errno));
 	}
 	for (i = 0; i < EIGHT; i++)
-		ASSERT_EQ(0, worker_do(&w[i], 'g'));
+		ASSERT_EQ(0, ltt_worker_do(&w[i], 'g'));
 	for (i = 0; i < EIGHT; i++)
 		ltt_stop_and_read(_metadata, &s[i], &t[i]);
 	for (i = 0; i < EIGHT; i++) {
-		EXPECT_EQ((size_t)(10 * (i + 1)), getppids(&s[i].reg, &t[i]))
+		EXPECT_EQ((size_t)(10 * (i + 1)), ltt_getppids(&s[i].reg, &t[i], -1))
 			TH_LOG("session %d, on pid %d", i, w[i].pid);
 		ltt_trace_free(&t[i]);
 		ltt_session_close(&s[i]);
 	}
 out:
 	for (i = 0; i < EIGHT; i++)
-		worker_end(&w[i]);
+		ltt_worker_end(&w[i]);
 }
 
 /*
@@ -226,10 +135,10 @@ TEST(closing_one_session_while_others_record_loses_nothing_of_theirs)
 {
 	struct ltt_session s[3];
 	struct ltt_trace t[3] = { 0 };
-	struct worker w;
+	struct ltt_worker w;
 	int i;
 
-	ASSERT_EQ(0, worker_start(&w, CALLS));
+	ASSERT_EQ(0, ltt_worker_start(&w, CALLS));
 	if (ltt_session_open(&s[0], NULL) == LTT_UNAVAILABLE)
 		SKIP(goto out, "%s", ltt_err);
 	ltt_session_close(&s[0]);
@@ -238,18 +147,18 @@ TEST(closing_one_session_while_others_record_loses_nothing_of_theirs)
 		ASSERT_EQ(0, ltt_start(s[i].fd))
 			TH_LOG("START of session %d: %s", i, strerror(errno));
 	}
-	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ASSERT_EQ(0, ltt_worker_do(&w, 'g'));
 	ltt_session_close(&s[1]);
-	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ASSERT_EQ(0, ltt_worker_do(&w, 'g'));
 	for (i = 0; i < 3; i += 2) {
 		ltt_stop_and_read(_metadata, &s[i], &t[i]);
-		EXPECT_EQ((size_t)(2 * CALLS), getppids(&s[i].reg, &t[i]))
+		EXPECT_EQ((size_t)(2 * CALLS), ltt_getppids(&s[i].reg, &t[i], -1))
 			TH_LOG("session %d", i);
 		ltt_trace_free(&t[i]);
 		ltt_session_close(&s[i]);
 	}
 out:
-	worker_end(&w);
+	ltt_worker_end(&w);
 }
 
 /*
@@ -264,9 +173,9 @@ TEST(a_mask_widened_while_recording_takes_effect)
 					     "process_fork", NULL };
 	struct ltt_session a, b;
 	struct ltt_trace ta = { 0 }, tb = { 0 };
-	struct worker w;
+	struct ltt_worker w;
 
-	ASSERT_EQ(0, worker_start(&w, CALLS));
+	ASSERT_EQ(0, ltt_worker_start(&w, CALLS));
 	if (ltt_session_open(&a, NULL) == LTT_UNAVAILABLE)
 		SKIP(goto out, "%s", ltt_err);
 	ltt_session_close(&a);
@@ -274,20 +183,20 @@ TEST(a_mask_widened_while_recording_takes_effect)
 	open_one(_metadata, &b, w.pid, process);
 	ASSERT_EQ(0, ltt_start(a.fd));
 	ASSERT_EQ(0, ltt_start(b.fd));
-	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ASSERT_EQ(0, ltt_worker_do(&w, 'g'));
 	ASSERT_EQ(0, ltt_set_events(&b, both)) TH_LOG("%s", ltt_err);
-	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ASSERT_EQ(0, ltt_worker_do(&w, 'g'));
 	ltt_stop_and_read(_metadata, &a, &ta);
 	ltt_stop_and_read(_metadata, &b, &tb);
-	EXPECT_EQ((size_t)0, getppids(&a.reg, &ta)) TH_LOG("a: masked off");
-	EXPECT_EQ((size_t)CALLS, getppids(&b.reg, &tb))
+	EXPECT_EQ((size_t)0, ltt_getppids(&a.reg, &ta, -1)) TH_LOG("a: masked off");
+	EXPECT_EQ((size_t)CALLS, ltt_getppids(&b.reg, &tb, -1))
 		TH_LOG("b: the calls after its mask took them");
 	ltt_trace_free(&ta);
 	ltt_trace_free(&tb);
 	ltt_session_close(&a);
 	ltt_session_close(&b);
 out:
-	worker_end(&w);
+	ltt_worker_end(&w);
 }
 
 /*
@@ -298,9 +207,9 @@ TEST(restart_beside_a_recording_session)
 {
 	struct ltt_session a, b;
 	struct ltt_trace ta = { 0 }, tb = { 0 };
-	struct worker w;
+	struct ltt_worker w;
 
-	ASSERT_EQ(0, worker_start(&w, CALLS));
+	ASSERT_EQ(0, ltt_worker_start(&w, CALLS));
 	if (ltt_session_open(&a, NULL) == LTT_UNAVAILABLE)
 		SKIP(goto out, "%s", ltt_err);
 	ltt_session_close(&a);
@@ -311,22 +220,22 @@ TEST(restart_beside_a_recording_session)
 	EXPECT_EQ(-1, ltt_start(a.fd));
 	EXPECT_EQ(EBUSY, errno) TH_LOG("a second START of one session");
 	ASSERT_EQ(0, ltt_start(b.fd));
-	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ASSERT_EQ(0, ltt_worker_do(&w, 'g'));
 	ASSERT_EQ(0, ltt_stop(b.fd));
-	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ASSERT_EQ(0, ltt_worker_do(&w, 'g'));
 	ASSERT_EQ(0, ltt_start(b.fd)) TH_LOG("restart: %s", strerror(errno));
-	ASSERT_EQ(0, worker_do(&w, 'g'));
+	ASSERT_EQ(0, ltt_worker_do(&w, 'g'));
 	ltt_stop_and_read(_metadata, &a, &ta);
 	ltt_stop_and_read(_metadata, &b, &tb);
-	EXPECT_EQ((size_t)(3 * CALLS), getppids(&a.reg, &ta));
-	EXPECT_EQ((size_t)(2 * CALLS), getppids(&b.reg, &tb))
+	EXPECT_EQ((size_t)(3 * CALLS), ltt_getppids(&a.reg, &ta, -1));
+	EXPECT_EQ((size_t)(2 * CALLS), ltt_getppids(&b.reg, &tb, -1))
 		TH_LOG("b: before its STOP and after its restart");
 	ltt_trace_free(&ta);
 	ltt_trace_free(&tb);
 	ltt_session_close(&a);
 	ltt_session_close(&b);
 out:
-	worker_end(&w);
+	ltt_worker_end(&w);
 }
 
 /*
@@ -339,7 +248,7 @@ TEST(a_cpu_going_away_under_two_sessions_loses_nothing)
 {
 	struct ltt_session a, b;
 	struct ltt_trace ta = { 0 }, tb = { 0 };
-	struct worker wa = { 0 }, wb = { 0 };
+	struct ltt_worker wa = { 0 }, wb = { 0 };
 	cpu_set_t one;
 	int round;
 
@@ -351,8 +260,8 @@ TEST(a_cpu_going_away_under_two_sessions_loses_nothing)
 	CPU_ZERO(&one);
 	CPU_SET(1, &one);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
-	ASSERT_EQ(0, worker_start(&wa, CALLS));
-	ASSERT_EQ(0, worker_start(&wb, CALLS));
+	ASSERT_EQ(0, ltt_worker_start(&wa, CALLS));
+	ASSERT_EQ(0, ltt_worker_start(&wb, CALLS));
 	open_one(_metadata, &a, wa.pid, syscalls);
 	open_one(_metadata, &b, wb.pid, syscalls);
 	ASSERT_EQ(0, ltt_start(a.fd)) TH_LOG("START a: %s", strerror(errno));
@@ -364,23 +273,23 @@ TEST(a_cpu_going_away_under_two_sessions_loses_nothing)
 		if (round == 2)
 			ASSERT_EQ(0, ltt_set_cpu_online(1, true))
 				TH_LOG("CPU 1 online: %s", strerror(errno));
-		ASSERT_EQ(0, worker_do(&wa, 'g'));
-		ASSERT_EQ(0, worker_do(&wb, 'g'));
+		ASSERT_EQ(0, ltt_worker_do(&wa, 'g'));
+		ASSERT_EQ(0, ltt_worker_do(&wb, 'g'));
 	}
 	ltt_stop_and_read(_metadata, &a, &ta);
 	ltt_stop_and_read(_metadata, &b, &tb);
 
-	EXPECT_EQ((size_t)3 * CALLS, getppids(&a.reg, &ta))
+	EXPECT_EQ((size_t)3 * CALLS, ltt_getppids(&a.reg, &ta, -1))
 		TH_LOG("a: the calls of %d, before, while and after CPU 1 was away",
 		       wa.pid);
-	EXPECT_EQ((size_t)3 * CALLS, getppids(&b.reg, &tb))
+	EXPECT_EQ((size_t)3 * CALLS, ltt_getppids(&b.reg, &tb, -1))
 		TH_LOG("b: the calls of %d", wb.pid);
 	ltt_trace_free(&ta);
 	ltt_trace_free(&tb);
 	ltt_session_close(&a);
 	ltt_session_close(&b);
-	worker_end(&wa);
-	worker_end(&wb);
+	ltt_worker_end(&wa);
+	ltt_worker_end(&wb);
 	ltt_set_cpu_online(1, true);
 }
 

@@ -1067,6 +1067,20 @@ static inline size_t ltt_count(const struct ltt_registry *reg,
 	return n;
 }
 
+/* getppid() entries of @pid in @t (of any task: -1). */
+static inline size_t ltt_getppids(const struct ltt_registry *reg,
+				  const struct ltt_trace *t, pid_t pid)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (ltt_ev_is(reg, &t->ev[i], "syscall_entry") &&
+		    ltt_ev_field(reg, &t->ev[i], "id") == __NR_getppid &&
+		    (pid < 0 || t->ev[i].pid == pid))
+			n++;
+	return n;
+}
+
 /* START, or fail the test. */
 static inline void ltt_start_or_fail(struct __test_metadata *_metadata,
 				     int session_fd)

@@ -1354,4 +1354,82 @@ out:
 	return ret;
 }
 
+/*
+ * A child that works on command: 'g' makes @calls getppid() calls, 'f'
+ * forks @calls children that exit at once, 'q' ends it; each command is
+ * acknowledged once done.
+ */
+struct ltt_worker {
+	pid_t pid;
+	int cmd, ack;
+};
+
+static inline void ltt_worker_loop(int cmd, int ack, int calls)
+{
+	char c;
+	int i;
+
+	while (read(cmd, &c, 1) == 1 && c != 'q') {
+		for (i = 0; i < calls; i++) {
+			if (c == 'g') {
+				syscall(__NR_getppid);
+			} else if (c == 'f') {
+				pid_t p = fork();
+
+				if (!p)
+					_exit(0);
+				waitpid(p, NULL, 0);
+			}
+		}
+		if (write(ack, &c, 1) != 1)
+			break;
+	}
+	_exit(0);
+}
+
+static inline int ltt_worker_start(struct ltt_worker *w, int calls)
+{
+	int cmd[2], ack[2];
+
+	if (pipe(cmd) || pipe(ack))
+		return -1;
+	w->pid = fork();
+	if (w->pid < 0)
+		return -1;
+	if (!w->pid) {
+		close(cmd[1]);
+		close(ack[0]);
+		ltt_worker_loop(cmd[0], ack[1], calls);
+	}
+	close(cmd[0]);
+	close(ack[1]);
+	w->cmd = cmd[1];
+	w->ack = ack[0];
+	return 0;
+}
+
+/* Have @w do @c and wait until it is done: 0, or -1. */
+static inline int ltt_worker_do(struct ltt_worker *w, char c)
+{
+	char r;
+
+	if (write(w->cmd, &c, 1) != 1)
+		return -1;
+	return read(w->ack, &r, 1) == 1 && r == c ? 0 : -1;
+}
+
+static inline void ltt_worker_end(struct ltt_worker *w)
+{
+	char c = 'q';
+
+	if (w->pid <= 0)
+		return;
+	if (write(w->cmd, &c, 1) != 1)
+		kill(w->pid, SIGKILL);
+	waitpid(w->pid, NULL, 0);
+	close(w->cmd);
+	close(w->ack);
+	w->pid = 0;
+}
+
 #endif /* __LTT_WORKLOAD_H */

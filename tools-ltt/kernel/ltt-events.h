@@ -277,3 +277,37 @@ LTT_EVENT_STR(fs_mmap_write,
 	      LTT_FIELD(s32, fd);
 	      LTT_FIELD(u64, len);
 	      LTT_STRING(name);)
+
+/*
+ * containers: the cgroup (v2) hierarchy and the tasks in it.  A cgroup is
+ * named by its id, as name_to_handle_at() on its directory and bpf give it
+ * (on 64-bit machines the directory's inode number); path is its path from
+ * the hierarchy's root, whatever cgroup namespace the caller is in, cut at
+ * 255 bytes.  cgroup_attach: a task moved to another cgroup, with its whole
+ * thread group when threadgroup is 1.  process_ns: where a task lives,
+ * recorded after process_fork when a reader could not tell it from the parent
+ * (a cgroup other than the parent's, as clone3's CLONE_INTO_CGROUP makes, or
+ * a pid namespace other than the first: a container's processes), and for
+ * every task in the state dump: its cgroup, the inode number of its pid
+ * namespace and its pid there (vpid).  statedump_cgroup: every cgroup that
+ * exists when a session starts, parents first.
+ */
+LTT_EVENT_STR(cgroup_mkdir,
+	      LTT_FIELD(u64, id);
+	      LTT_FIELD(u64, parent);
+	      LTT_STRING(path);)
+LTT_EVENT(cgroup_rmdir,
+	  LTT_FIELD(u64, id);)
+LTT_EVENT(cgroup_attach,
+	  LTT_FIELD(u64, id);
+	  LTT_FIELD(s32, pid);
+	  LTT_FIELD(u8, threadgroup);)
+LTT_EVENT(process_ns,
+	  LTT_FIELD(u64, cgroup);
+	  LTT_FIELD(s32, pid);
+	  LTT_FIELD(s32, vpid);
+	  LTT_FIELD(u32, pidns);)
+LTT_EVENT_STR(statedump_cgroup,
+	      LTT_FIELD(u64, id);
+	      LTT_FIELD(u64, parent);
+	      LTT_STRING(path);)

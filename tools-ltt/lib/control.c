@@ -38,6 +38,7 @@ static const char *const cmd_names[] = {
 	[LTT_CMD_EVENT_CREATE]	= "LTT_CMD_EVENT_CREATE",
 	[LTT_CMD_EVENT_LOG]	= "LTT_CMD_EVENT_LOG",
 	[LTT_CMD_BOOT]		= "LTT_CMD_BOOT",
+	[LTT_CMD_SET_CGROUPS]	= "LTT_CMD_SET_CGROUPS",
 };
 
 /*
@@ -75,6 +76,14 @@ static long control_call(unsigned int cmd, void *arg, size_t size)
 			 cmd_names[cmd]);
 	else if (cmd == LTT_CMD_BOOT && err == ENOENT)
 		ltt_fail("%s: no boot session: the kernel was not booted with ltt.boot=, or the session was taken already",
+			 cmd_names[cmd]);
+	else if (cmd == LTT_CMD_SET_CGROUPS && err == EBADF)
+		ltt_fail("%s: not a directory of the cgroup v2 hierarchy",
+			 cmd_names[cmd]);
+	else if (cmd == LTT_CMD_SET_CGROUPS && err == ENOENT)
+		ltt_fail("%s: the cgroup was removed", cmd_names[cmd]);
+	else if (cmd == LTT_CMD_SET_CGROUPS && err == EOPNOTSUPP)
+		ltt_fail("%s: this kernel has no cgroups (CONFIG_CGROUPS)",
 			 cmd_names[cmd]);
 	else if (cmd == LTT_CMD_BOOT && err == EINVAL)
 		ltt_fail("%s: this kernel's LTT has no boot tracing",
@@ -127,6 +136,18 @@ int ltt_session_set_pids(int session_fd, const pid_t *pids,
 	};
 
 	return control_call(LTT_CMD_SET_PIDS, &p, sizeof(p));
+}
+
+int ltt_session_set_cgroups(int session_fd, const int *fds,
+			    unsigned int count)
+{
+	struct ltt_cgroups c = {
+		.session_fd = session_fd,
+		.count = count,
+		.fds = (uintptr_t)fds,
+	};
+
+	return control_call(LTT_CMD_SET_CGROUPS, &c, sizeof(c));
 }
 
 static int session_cmd(int session_fd, unsigned int cmd)

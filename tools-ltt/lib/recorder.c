@@ -432,6 +432,12 @@ int ltt_recorder_start(struct ltt_recorder *rec)
 	return 0;
 }
 
+int ltt_recorder_set_cgroups(struct ltt_recorder *rec, const int *fds,
+			     unsigned int count)
+{
+	return ltt_session_set_cgroups(rec->session_fd, fds, count);
+}
+
 /*
  * The packet just written at @at into the stream's index (index.c).  The
  * index only speeds readers up: one that cannot be written is given up,

@@ -13,6 +13,7 @@ static const struct ltt_opt record_opts[] = {
 	{ 'o', "output", "DIR", "write the trace into DIR (default ltt-trace-DATE-TIME)" },
 	{ 'e', "events", "LIST", "record only these events (names, prefix*, ids)" },
 	{ 'p', "pid", "PID[,PID]", "record only these processes" },
+	LTTD_CGROUP_OPT,
 	{ LTTD_OPT_OVERWRITE, "flight-recorder", NULL,
 	  "keep only the newest events; SIGUSR1 (kill -USR1 $(cat DIR/lttd.pid)) writes a snapshot into DIR/snapshot-N while it records" },
 	LTTD_SNAPSHOT_OPTS,

@@ -23,6 +23,7 @@ static const struct ltt_opt lttd_opts[] = {
 	LTTD_SNAPSHOT_OPTS,
 	{ 'e', "events", "LIST", "record only these events (names, prefix*, ids)" },
 	{ 'p', "pid", "PID[,PID]", "record only these processes" },
+	LTTD_CGROUP_OPT,
 	{ 't', "time", "SECONDS", "stop after SECONDS" },
 	{ LTTD_OPT_FLUSH, "flush-ms", "MS", "hand partly filled packets over every MS ms" },
 	{ 'q', "quiet", NULL, "no progress line and no totals" },

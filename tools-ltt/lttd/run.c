@@ -469,6 +469,11 @@ int lttd_run(struct lttd_config *cfg)
 		snapshots_close(sn);
 		return 1;
 	}
+	if (cfg->n_cgroups &&
+	    ltt_recorder_set_cgroups(rec, cfg->cgroup_fds, cfg->n_cgroups)) {
+		say(cfg, "--cgroup: %s", ltt_error());
+		return run_abort(NULL, NULL, rec, sn, &old);
+	}
 	if (cfg->relayd) {
 		struct relayd_opts ro = {
 			.prog = cfg->prog, .url = cfg->relayd,
@@ -490,7 +495,8 @@ int lttd_run(struct lttd_config *cfg)
 	/* the watcher: a session of its own, started before the recorder */
 	if (cfg->n_triggers) {
 		trig = trigger_open(cfg->prog, cfg->triggers, cfg->n_triggers,
-				    cfg->pids, cfg->rec.n_pids);
+				    cfg->pids, cfg->rec.n_pids,
+				    cfg->cgroup_fds, cfg->n_cgroups);
 		if (!trig || trigger_start(trig))
 			return run_abort(trig, relay, rec, sn, &old);
 	}
@@ -590,6 +596,20 @@ static void add_triggers(struct lttd_config *cfg, struct opt_parser *p,
 	} while (s);
 }
 
+/* --cgroup PATH: held open until the session has it. */
+static void add_cgroup(struct lttd_config *cfg, struct opt_parser *p,
+		       const char *path)
+{
+	int fd;
+
+	if (cfg->n_cgroups == LTT_CGROUPS_MAX)
+		opt_usage_error(p, "--cgroup: at most %u cgroups", LTT_CGROUPS_MAX);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		opt_usage_error(p, "--cgroup %s: %s", path, strerror(errno));
+	cfg->cgroup_fds[cfg->n_cgroups++] = fd;
+}
+
 bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c)
 {
 	switch (c) {
@@ -601,6 +621,9 @@ bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c)
 		break;
 	case 'p':
 		cfg->rec.n_pids = opt_pids(p, p->arg, cfg->pids, LTT_PIDS_MAX);
+		break;
+	case LTTD_OPT_CGROUP:
+		add_cgroup(cfg, p, p->arg);
 		break;
 	case 's':
 		cfg->rec.session.subbuf_size = opt_size(p, "--subbuf-size", p->arg);

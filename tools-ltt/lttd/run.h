@@ -15,6 +15,9 @@ struct lttd_config {
 	const char *prog;		/* for messages: "lttd", "ltt record" */
 	struct ltt_record_opts rec;
 	pid_t pids[LTT_PIDS_MAX];
+	/* --cgroup PATH: open cgroup v2 directories */
+	int cgroup_fds[LTT_CGROUPS_MAX];
+	unsigned int n_cgroups;
 	unsigned int seconds;		/* 0: no time limit */
 	char **cmd;			/* run this, traced; NULL: none */
 	bool quiet;			/* no progress line, no totals */
@@ -45,7 +48,13 @@ enum {
 	LTTD_OPT_MAX_SNAPSHOTS,		/* --max-snapshots N */
 	LTTD_OPT_MAX_SNAPSHOTS_SIZE,	/* --max-snapshots-size SIZE */
 	LTTD_OPT_SNAPSHOT_ON,		/* --snapshot-on NAME[,NAME...] */
+	LTTD_OPT_CGROUP,		/* --cgroup PATH */
 };
+
+/* The table entry of --cgroup. */
+#define LTTD_CGROUP_OPT							\
+	{ LTTD_OPT_CGROUP, "cgroup", "PATH",				\
+	  "record only the tasks in the cgroup (v2) directory PATH and below it, as they move in and out (repeatable)" }
 
 /* The table entries of the flight recorder's snapshot options. */
 #define LTTD_SNAPSHOT_OPTS						\
@@ -76,7 +85,7 @@ enum {
 
 /*
  * Apply option @c (its argument in @p) that lttd and `ltt record` share
- * to @cfg: -o -e -p -s -n -t -q, LTTD_OPT_OVERWRITE, LTTD_OPT_FLUSH,
+ * to @cfg: -o -e -p -s -n -t -q, LTTD_OPT_CGROUP, LTTD_OPT_OVERWRITE, LTTD_OPT_FLUSH,
  * LTTD_OPT_RELAYD, LTTD_OPT_SESSION, LTTD_OPT_HOSTNAME, LTTD_OPT_BOOT and
  * the snapshot options.
  * Returns false for an option it does not know.

@@ -161,7 +161,8 @@ static int t_open_buffer(struct trigger *t, struct trig_cpu *c)
 
 struct trigger *trigger_open(const char *prog,
 			     const char (*names)[LTT_NAME_MAX], unsigned int n,
-			     const pid_t *pids, unsigned int n_pids)
+			     const pid_t *pids, unsigned int n_pids,
+			     const int *cgroup_fds, unsigned int n_cgroups)
 {
 	struct ltt_session_opts so = {
 		.subbuf_size = TRIGGER_SUBBUF_SIZE, .n_subbufs = TRIGGER_SUBBUFS,
@@ -197,6 +198,8 @@ struct trigger *trigger_open(const char *prog,
 	if (t->session_fd < 0 ||
 	    ltt_session_set_events(t->session_fd, mask, LTT_EVENTS_MAX) ||
 	    (n_pids && ltt_session_set_pids(t->session_fd, pids, n_pids)) ||
+	    (n_cgroups &&
+	     ltt_session_set_cgroups(t->session_fd, cgroup_fds, n_cgroups)) ||
 	    ltt_session_status(t->session_fd, &st, cpus, 1024)) {
 		t_say(t, "--snapshot-on: the watching session: %s", ltt_error());
 		goto fail;

@@ -40,12 +40,14 @@ const char *trigger_kernel_event(const char (*names)[LTT_NAME_MAX],
 
 /*
  * The watcher session for @names (@n of them), with the pid filter
- * @pids (@n_pids; 0: none) of the flight recorder.  NULL on failure,
- * said with ltt_fail() (ltt_error()).
+ * @pids (@n_pids; 0: none) and the cgroup filter @cgroup_fds
+ * (@n_cgroups; 0: none) of the flight recorder.  NULL on failure, said
+ * with ltt_fail() (ltt_error()).
  */
 struct trigger *trigger_open(const char *prog,
 			     const char (*names)[LTT_NAME_MAX], unsigned int n,
-			     const pid_t *pids, unsigned int n_pids);
+			     const pid_t *pids, unsigned int n_pids,
+			     const int *cgroup_fds, unsigned int n_cgroups);
 
 int trigger_start(struct trigger *t);
 

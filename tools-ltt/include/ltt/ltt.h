@@ -122,6 +122,12 @@ int ltt_session_set_events(int session_fd, const uint64_t *mask,
 			   unsigned int nbits);
 int ltt_session_set_pids(int session_fd, const pid_t *pids,
 			 unsigned int count);
+/*
+ * Record only the tasks in the cgroup (v2) directories open as @fds and
+ * below them; @count 0 removes the filter.
+ */
+int ltt_session_set_cgroups(int session_fd, const int *fds,
+			    unsigned int count);			/* LTT_1.6 */
 int ltt_session_start(int session_fd);
 int ltt_session_stop(int session_fd);
 int ltt_session_snapshot(int session_fd);
@@ -218,6 +224,9 @@ struct ltt_recorder *ltt_recorder_create(const struct ltt_record_opts *opts);
  */
 struct ltt_recorder *ltt_recorder_create_boot(const struct ltt_record_opts *opts);	/* LTT_1.1 */
 int ltt_recorder_start(struct ltt_recorder *rec);
+/* Before start: ltt_session_set_cgroups() on the recorder's session. */
+int ltt_recorder_set_cgroups(struct ltt_recorder *rec, const int *fds,
+			     unsigned int count);			/* LTT_1.6 */
 /*
  * Wait up to @timeout_ms for packets (epoll_pwait() with @sigmask, which
  * may be NULL) and write every complete one.  Returns 0, or -1.  An

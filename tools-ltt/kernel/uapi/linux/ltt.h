@@ -29,6 +29,7 @@ enum ltt_cmd {
 	LTT_CMD_EVENT_CREATE	= 9,	/* struct ltt_event_create; returns an event fd */
 	LTT_CMD_EVENT_LOG	= 10,	/* struct ltt_event_log */
 	LTT_CMD_BOOT		= 11,	/* struct ltt_boot; returns a session fd */
+	LTT_CMD_SET_CGROUPS	= 12,	/* struct ltt_cgroups */
 
 	/* Not ABI: grows as commands are added. */
 	LTT_CMD_MAX,
@@ -170,6 +171,36 @@ struct ltt_pids {
 
 #define LTT_PIDS_SIZE_VER0	24
 #define LTT_PIDS_MAX		64U
+
+/**
+ * struct ltt_cgroups - LTT_CMD_SET_CGROUPS: record only these containers
+ * @session_fd: Input, the session.
+ * @count: Input, number of cgroups (at most LTT_CGROUPS_MAX, EINVAL
+ *	otherwise); 0 removes the filter.
+ * @fds: Input, user pointer to @count __s32 file descriptors, each open
+ *	on a directory of the cgroup v2 hierarchy (EBADF otherwise; ENOENT
+ *	for the directory of a cgroup removed since).  An
+ *	event passes when the current task is in one of these cgroups or
+ *	below it, from the moment it moves in (a cgroup made later under
+ *	one of them included); a sched_change also passes when the task it
+ *	switches to is, a fork when the child is, a cgroup_attach when the
+ *	task moved is.  With a pid filter too, an event passes both.  The
+ *	filter holds no reference: a cgroup removed meanwhile holds no
+ *	task, and so passes nothing.
+ *	EOPNOTSUPP without CONFIG_CGROUPS.
+ * @flags: Input, must be 0.
+ * @__reserved: Input, must be 0.
+ */
+struct ltt_cgroups {
+	__s32 session_fd;
+	__u32 count;
+	__aligned_u64 fds;
+	__u32 flags;
+	__u32 __reserved;
+};
+
+#define LTT_CGROUPS_SIZE_VER0	24
+#define LTT_CGROUPS_MAX		16U
 
 /**
  * struct ltt_cpu_status - one CPU's accounting, in struct ltt_status
