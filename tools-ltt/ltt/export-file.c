@@ -110,7 +110,7 @@ void export_reader_open(struct export_reader *r, const struct export_job *job,
 	char err[300];
 
 	memset(r, 0, sizeof(*r));
-	r->t = open_trace_or_die(job->cmd, job->dir);
+	r->t = open_traces_or_die(job->cmd, job->dirs, job->n_dirs);
 	if (select && item_select_init(&r->sel, ltt_trace_registry(r->t),
 				       job->events, job->expr, err,
 				       sizeof(err)))

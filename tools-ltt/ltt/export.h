@@ -16,7 +16,9 @@
 /* What a format reads: the trace, its window, the selection. */
 struct export_job {
 	const char *cmd;		/* "ltt export" */
-	const char *dir;		/* the trace directory, as given */
+	const char *dir;		/* the first trace directory, as given */
+	char *const *dirs;		/* all of them, read as one */
+	unsigned int n_dirs;
 	const char *output;		/* the path to write; "-": stdout */
 	const struct opt_parser *p;	/* for usage errors */
 	const char *from_arg, *to_arg;	/* --from, --to */
