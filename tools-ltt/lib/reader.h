@@ -30,6 +30,7 @@ struct stream {
 	size_t size;
 	int fd;				/* following: kept to see it grow; else -1 */
 
+	uint64_t released;		/* bytes of the mapping given back */
 	uint64_t pos;			/* next byte to decode */
 	bool in_packet;
 	bool fast;			/* in_packet, in the host's byte order */

@@ -348,6 +348,25 @@ static int stream_open_packet(struct stream *s)
 	return 1;
 }
 
+/* Give back the mapping's pages at least this far behind the reader. */
+#define STREAM_RELEASE_STEP	(4U << 20)
+
+/*
+ * The pages of the packets read are dropped from the mapping as the
+ * reader moves on (a seek back maps them again from the file): memory
+ * stays bounded whatever the size of the trace.
+ */
+static void stream_release(struct stream *s)
+{
+	uint64_t end = s->pos & ~(uint64_t)(STREAM_RELEASE_STEP - 1);
+
+	if (end <= s->released || end > s->size)
+		return;
+	madvise((void *)(s->map + s->released), end - s->released,
+		MADV_DONTNEED);
+	s->released = end;
+}
+
 /* The packet's records are all read: check their count, go to the next. */
 static int stream_close_packet(struct stream *s)
 {
@@ -366,6 +385,7 @@ static int stream_close_packet(struct stream *s)
 	s->pos = s->packet_end;
 	s->in_packet = false;
 	s->fast = false;
+	stream_release(s);
 	return 0;
 }
 

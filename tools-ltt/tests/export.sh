@@ -10,6 +10,7 @@
 #   tests/export.sh LTT [FIXTURE...]
 set -e
 ltt=$(realpath "$1"); shift
+mk=${MKFIXTURES:+$(realpath "$MKFIXTURES")}
 cd "$(dirname "$0")"
 work=$(mktemp -d /tmp/ltt-export-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -51,4 +52,19 @@ if "$ltt" export --format=lttng -o "$work/taken" fixtures/basic 2> "$work/err"; 
 fi
 [[ -d $work/taken/x ]] && ! ls "$work" | grep -q "tmp-" ||
 	{ echo "export.sh: a failed export touched what was there" >&2; exit 1; }
+# bounded memory: 1 M events take no more memory than 100 k (the trace's
+# mapping is given back as it is read); MKFIXTURES=build/mkfixtures
+if [[ -n $mk ]]; then
+	"$mk" --big-mix "$work/k100" 100000 && "$mk" --big-mix "$work/m1" 1000000
+	for fmt in lttng perfetto; do
+		for n in k100 m1; do
+			/usr/bin/time -f %M -o "$work/rss.$n" \
+				"$ltt" export --format=$fmt -o "$work/big.$fmt" "$work/$n" 2>/dev/null
+			rm -rf "$work/big.$fmt"
+		done
+		grow=$(( ($(cat "$work/rss.m1") - $(cat "$work/rss.k100")) / 1024 ))
+		((grow < 6)) || { echo "export.sh: $fmt: 1 M events take $grow MiB more than 100 k" >&2; exit 1; }
+		echo "export.sh: $fmt: 1 M events in $grow MiB more than 100 k"
+	done
+fi
 echo "export.sh: ok"
