@@ -1371,7 +1371,7 @@ int export_lttng(const struct export_job *job)
 	make_uuid(&x);
 	if (pass1(&x))
 		goto oom;
-	if (export_out_open(&out, job->cmd, job->output, true))
+	if (export_out_open(&out, job->cmd, job->output))
 		goto done;
 	if (asprintf(&kdir, "%s/kernel", out.tmp) < 0) {
 		kdir = NULL;

@@ -521,16 +521,7 @@ int cmd_export(int argc, char **argv)
 	errors = print_trace_errors(p.cmd, t);
 	e.f = o.f;
 	errno = 0;
-	if (write_chrome(&e, ltt_trace_dir(t))) {
-		warnx_cmd(p.cmd, "%s: %s", o.is_stdout ? "standard output" : output,
-			  errno ? strerror(errno) : "write error");
-		out_file_abort(&o);
-		ret = 1;
-		goto out;
-	}
-	if (out_file_commit(&o)) {
-		warnx_cmd(p.cmd, "%s: %s", o.is_stdout ? "standard output" : output,
-			  strerror(errno));
+	if (out_file_finish(&o, p.cmd, write_chrome(&e, ltt_trace_dir(t)))) {
 		ret = 1;
 		goto out;
 	}

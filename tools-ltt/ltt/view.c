@@ -596,16 +596,7 @@ int cmd_view(int argc, char **argv)
 	}
 	errors = print_trace_errors(p.cmd, t);
 	errno = 0;
-	if (write_view(&v, o.f, ltt_trace_dir(t))) {
-		warnx_cmd(p.cmd, "%s: %s", output,
-			  errno ? strerror(errno) : "write error");
-		out_file_abort(&o);
-		ret = 1;
-		goto out;
-	}
-	if (out_file_commit(&o)) {
-		warnx_cmd(p.cmd, "%s: %s", o.is_stdout ? "standard output" : output,
-			  strerror(errno));
+	if (out_file_finish(&o, p.cmd, write_view(&v, o.f, ltt_trace_dir(t)))) {
 		ret = 1;
 		goto out;
 	}

@@ -37,7 +37,8 @@ for fmt in lttng perfetto; do
 	grep -q "channel0_1: offset [0-9]" "$work/err" ||
 		{ echo "export.sh: $fmt: no file and offset in:" >&2; cat "$work/err" >&2; exit 1; }
 	[[ -e $out ]] || { echo "export.sh: $fmt: nothing exported" >&2; exit 1; }
-	ls "$work" | grep -q "tmp-" && { echo "export.sh: $fmt: a temporary left" >&2; exit 1; }
+	# lttng's OUT.tmp-PID directory, perfetto's out_file .OUT.XXXXXX
+	ls -A "$work" | grep -q "tmp-\|^\.cut" && { echo "export.sh: $fmt: a temporary left" >&2; exit 1; }
 done
 want=$("$ltt" report "$work/cut" 2>/dev/null | grep -c " cpu 1 " || true)
 got=$(babeltrace2 "$work/cut.lttng" | grep -c "cpu_id = 1 }" || true)
