@@ -46,6 +46,27 @@ got=$(babeltrace2 "$work/cut.lttng" | grep -c "cpu_id = 1 }" || true)
 	{ echo "export.sh: lttng of the cut trace: $got events of cpu 1, ltt report $want" >&2; exit 1; }
 echo "export.sh: a cut trace: exit 1, file and offset named, $want events of its CPU before the cut exported"
 
+# lttng's packet indexes (CTF index 1.1, as lttng-consumerd writes):
+# an entry per packet, its offset, sizes, times and sequence number
+"$ltt" export --format=lttng -o "$work/idx.lttng" fixtures/guest-mix
+/usr/bin/python3 - "$work/idx.lttng/kernel" <<'PY' || exit 1
+import os, struct, sys
+k = sys.argv[1]
+for f in sorted(x for x in os.listdir(k) if x.startswith('channel0_')):
+    d = open(os.path.join(k, f), 'rb').read()
+    b = open(os.path.join(k, 'index', f + '.idx'), 'rb').read()
+    want, off = [], 0
+    while off < len(d):
+        tb, te, cs, ps, seq = struct.unpack_from('<5Q', d, off + 32)
+        want.append((off, ps, cs, tb, te, seq))
+        off += ps // 8
+    got = [struct.unpack_from('>9Q', b, 16 + 72 * i) for i in range((len(b) - 16) // 72)]
+    got = [(e[0], e[1], e[2], e[3], e[4], e[8]) for e in got]
+    if struct.unpack('>4I', b[:16]) != (0xC1F1DCC1, 1, 1, 72) or got != want:
+        sys.exit('export.sh: lttng: index/%s.idx is not its packets' % f)
+print('export.sh: lttng: an index entry per packet')
+PY
+
 # an output that cannot be made leaves nothing; a directory in the way stays
 mkdir -p "$work/taken/x"
 if "$ltt" export --format=lttng -o "$work/taken" fixtures/basic 2> "$work/err"; then
