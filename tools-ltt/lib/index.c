@@ -175,7 +175,7 @@ static void __printf(2, 3) index_drop(struct stream *s, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	trace_add_warning(s->trace, "%s/index/%s.idx: %s: index ignored, the packet headers of %s are read instead",
-			  s->trace->dir, s->file, what, s->file);
+			  s->dir, s->file, what, s->file);
 	s->n_pkts = 0;
 	s->index_bad = true;
 	index_scan(s);
@@ -192,7 +192,7 @@ static bool index_read(struct stream *s)
 	ssize_t got;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/index/%s.idx", s->trace->dir, s->file);
+	snprintf(path, sizeof(path), "%s/index/%s.idx", s->dir, s->file);
 	fd = trace_open_file(path, &st);
 	if (fd < 0) {
 		if (errno != ENOENT)
@@ -357,6 +357,7 @@ void stream_seek_packet(struct stream *s, size_t k)
 	if (!k) {
 		s->seen_packet = false;
 		s->pos = 0;
+		stream_chain_start(s);
 		return;
 	}
 	s->seen_packet = true;

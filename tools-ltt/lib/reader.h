@@ -23,11 +23,14 @@ struct pkt_entry {
 /* One stream file: one CPU's packets, decoded one record at a time. */
 struct stream {
 	struct ltt_trace *trace;
+	const char *dir;		/* its trace directory (part) */
+	unsigned int part;		/* ... its index in trace->parts */
 	char file[64];			/* its name in the trace directory */
 	const unsigned char *map;
 	size_t size;
 	int fd;				/* following: kept to see it grow; else -1 */
 
+	uint64_t released;		/* bytes of the mapping given back */
 	uint64_t pos;			/* next byte to decode */
 	bool in_packet;
 	bool fast;			/* in_packet, in the host's byte order */
@@ -62,6 +65,14 @@ struct stream {
 	bool index_bad;			/* dropped, with a warning */
 	struct pkt_entry *pkts;
 	size_t n_pkts, pkts_room;
+
+	/*
+	 * A later snapshot of the same recording: it goes on from the last
+	 * packet of this CPU's stream in an earlier one (@chain), and the
+	 * packets it repeats (packet_seq_num up to chain.seq) are skipped.
+	 */
+	bool chained;
+	struct pkt_entry chain;
 
 	unsigned char payload[LTT_FIELDS_MAX * 8 + LTT_STRING_MAX];
 };
@@ -103,9 +114,21 @@ struct name_table {
 	size_t used;
 };
 
-struct ltt_trace {
+/*
+ * One trace directory of a trace read as one: a trace, or a snapshot
+ * (DIR/snapshot-N) of a flight recorder's directory.
+ */
+struct trace_part {
 	char *dir;
-	struct ltt_metadata md;
+	bool big_endian;		/* its metadata's byte order */
+	bool snapshot;			/* follows the part before it in the same recording */
+};
+
+struct ltt_trace {
+	char *dir;			/* as opened (the first one given) */
+	struct trace_part *parts;
+	unsigned int n_parts;
+	struct ltt_metadata md;		/* the largest of the parts' registries */
 	int sched_change;		/* its id, -1 if none */
 	unsigned int sched_in;		/* its "in" field */
 	struct name_rule **name_rule;	/* per event id, NULL for most */
@@ -145,8 +168,9 @@ struct ltt_trace {
 
 /* stream.c */
 /* Map the file; one that cannot be read is done, with an error. */
-void stream_open(struct ltt_trace *t, struct stream *s, const char *path,
+void stream_open(struct ltt_trace *t, struct stream *s, unsigned int part,
 		 const char *file);
+void stream_chain_start(struct stream *s);
 void stream_close(struct stream *s);
 /* The packet header at @off, as the host reads it. */
 void stream_header_at(const struct stream *s, uint64_t off,

@@ -110,17 +110,21 @@ static void stream_swap_payload(struct stream *s,
  * of its own, and the other streams go on.  It stays in the trace, done,
  * so that a followed trace does not take it again.
  */
-void stream_open(struct ltt_trace *t, struct stream *s, const char *path,
+void stream_open(struct ltt_trace *t, struct stream *s, unsigned int part,
 		 const char *file)
 {
+	char path[4096];
 	struct stat st;
 	int fd;
 
 	memset(s, 0, sizeof(*s));
 	s->trace = t;
+	s->part = part;
+	s->dir = t->parts[part].dir;
 	s->fd = -1;
-	s->swap = t->md.big_endian != LTT_HOST_BIG_ENDIAN;
+	s->swap = t->parts[part].big_endian != LTT_HOST_BIG_ENDIAN;
 	snprintf(s->file, sizeof(s->file), "%s", file);
+	snprintf(path, sizeof(path), "%s/%s", s->dir, file);
 	fd = trace_open_file(path, &st);
 	if (fd < 0) {
 		stream_fail(s, 0, "%s", ltt_error());
@@ -160,7 +164,7 @@ static void __printf(3, 4) stream_fail(struct stream *s, uint64_t off,
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	trace_add_error(s->trace, "%s/%s: offset %llu: %s", s->trace->dir,
+	trace_add_error(s->trace, "%s/%s: offset %llu: %s", s->dir,
 			s->file, (unsigned long long)off, what);
 	s->done = true;
 	s->fast = false;
@@ -244,8 +248,42 @@ static int stream_check_header(struct stream *s,
 }
 
 /*
+ * A snapshot's stream starts where the same CPU's stream of the snapshot
+ * before it ended: what is lost between them is counted from there.
+ */
+void stream_chain_start(struct stream *s)
+{
+	if (!s->chained)
+		return;
+	s->seen_packet = true;
+	s->cpu = s->chain.cpu;
+	s->seq = s->chain.seq;
+	s->discarded = s->chain.discarded;
+	s->ts_end = s->chain.ts_end;
+	s->last_ts = s->chain.ts_end;
+}
+
+/*
+ * A packet an earlier snapshot holds already (its ring had not
+ * overwritten it yet): skipped, its header checked as far as its size.
+ */
+static bool stream_repeated(struct stream *s, const struct ltt_packet_header *h)
+{
+	uint64_t size = h->packet_size / 8;
+
+	if (!s->chained || h->magic != LTT_PACKET_MAGIC ||
+	    h->packet_seq_num > s->chain.seq || size < PKT_HDR ||
+	    size > s->size - s->pos)
+		return false;
+	stream_chain_start(s);
+	s->pos += size;
+	return true;
+}
+
+/*
  * Open the packet at s->pos.  Returns 1 when it starts with lost events
- * (s->item is that LOST item), 0 when its records follow, -1 on damage.
+ * (s->item is that LOST item), 0 when its records follow, 2 when it was
+ * skipped (repeated), -1 on damage.
  */
 static int stream_open_packet(struct stream *s)
 {
@@ -258,6 +296,8 @@ static int stream_open_packet(struct stream *s)
 		return -1;
 	}
 	stream_header_at(s, s->pos, &h);
+	if (stream_repeated(s, &h))
+		return 2;
 	if (stream_check_header(s, &h))
 		return -1;
 
@@ -308,6 +348,25 @@ static int stream_open_packet(struct stream *s)
 	return 1;
 }
 
+/* Give back the mapping's pages at least this far behind the reader. */
+#define STREAM_RELEASE_STEP	(4U << 20)
+
+/*
+ * The pages of the packets read are dropped from the mapping as the
+ * reader moves on (a seek back maps them again from the file): memory
+ * stays bounded whatever the size of the trace.
+ */
+static void stream_release(struct stream *s)
+{
+	uint64_t end = s->pos & ~(uint64_t)(STREAM_RELEASE_STEP - 1);
+
+	if (end <= s->released || end > s->size)
+		return;
+	madvise((void *)(s->map + s->released), end - s->released,
+		MADV_DONTNEED);
+	s->released = end;
+}
+
 /* The packet's records are all read: check their count, go to the next. */
 static int stream_close_packet(struct stream *s)
 {
@@ -326,6 +385,7 @@ static int stream_close_packet(struct stream *s)
 	s->pos = s->packet_end;
 	s->in_packet = false;
 	s->fast = false;
+	stream_release(s);
 	return 0;
 }
 
@@ -525,6 +585,8 @@ void stream_advance(struct stream *s)
 				return;
 			case -1:
 				return;
+			case 2:
+				continue;
 			}
 		}
 		if (s->pos >= s->content_end) {

@@ -89,8 +89,8 @@ int trace_open_file(const char *path, struct stat *st)
 	return fd;
 }
 
-/* Read and parse DIR/metadata into @md; *@st gets the file's identity. */
-static int trace_load_metadata(struct ltt_trace *t, struct ltt_metadata *md,
+/* Read and parse @dir/metadata into @md; *@st gets the file's identity. */
+static int trace_load_metadata(const char *dir, struct ltt_metadata *md,
 			       struct stat *st)
 {
 	char path[4096];
@@ -98,14 +98,14 @@ static int trace_load_metadata(struct ltt_trace *t, struct ltt_metadata *md,
 	ssize_t n;
 	int fd, ret;
 
-	snprintf(path, sizeof(path), "%s/metadata", t->dir);
+	snprintf(path, sizeof(path), "%s/metadata", dir);
 	fd = trace_open_file(path, st);
 	if (fd < 0) {
 		char why[256];
 
 		if (errno == ENOENT)
-			return ltt_fail("%s: no metadata: is %s an LTT trace directory?",
-					path, t->dir);
+			return ltt_fail("%s: no metadata (and no snapshot-N): is %s an LTT trace directory?",
+					path, dir);
 		snprintf(why, sizeof(why), "%s", ltt_error());
 		return ltt_fail("%s: %s", path, why);
 	}
@@ -161,12 +161,18 @@ static void trace_fast_table(struct ltt_trace *t)
 			reg->events[i].payload_size;
 }
 
-/* channel0_2 before channel0_10 */
+/* channel0_2 before channel0_10; a CPU's streams by part */
 static int stream_name_order(const struct stream *x, const struct stream *y)
 {
 	size_t lx = strlen(x->file), ly = strlen(y->file);
+	int c;
 
-	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->file, y->file);
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	c = strcmp(x->file, y->file);
+	if (c)
+		return c;
+	return x->part == y->part ? 0 : (x->part < y->part ? -1 : 1);
 }
 
 static int stream_name_cmp(const void *a, const void *b)
@@ -224,12 +230,14 @@ static void trace_place(struct ltt_trace *t, struct stream *s)
 		heap_push(t, s);
 }
 
-static bool trace_has_stream(const struct ltt_trace *t, const char *name)
+static bool trace_has_stream(const struct ltt_trace *t, unsigned int part,
+			     const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < t->n_streams; i++)
-		if (!strcmp(t->streams[i]->file, name))
+		if (t->streams[i]->part == part &&
+		    !strcmp(t->streams[i]->file, name))
 			return true;
 	return false;
 }
@@ -250,9 +258,9 @@ static int trace_make_room(struct ltt_trace *t)
 	return 0;
 }
 
-static int trace_add_stream(struct ltt_trace *t, const char *name)
+static int trace_add_stream(struct ltt_trace *t, unsigned int part,
+			    const char *name)
 {
-	char path[4096];
 	struct stream *s;
 
 	if (trace_make_room(t))
@@ -260,37 +268,77 @@ static int trace_add_stream(struct ltt_trace *t, const char *name)
 	s = malloc(sizeof(*s));
 	if (!s)
 		return ltt_fail("out of memory");
-	snprintf(path, sizeof(path), "%s/%s", t->dir, name);
-	stream_open(t, s, path, name);
+	stream_open(t, s, part, name);
 	t->streams[t->n_streams++] = s;
 	return 0;
 }
 
 /*
- * Map every channel0_<cpu> file of the directory not mapped yet (a
- * stream file appears with its CPU's first packet).  Returns how many
+ * Map every channel0_<cpu> file of part @part's directory not mapped yet
+ * (a stream file appears with its CPU's first packet).  Returns how many
  * were added, or -1.
  */
-static int trace_scan_streams(struct ltt_trace *t)
+static int trace_scan_part(struct ltt_trace *t, unsigned int part)
 {
+	const char *path = t->parts[part].dir;
 	struct stream s;		/* for the size of its name */
 	struct dirent *de;
 	int ret = 0, added = 0;
 	DIR *dir;
 
-	dir = opendir(t->dir);
+	dir = opendir(path);
 	if (!dir)
-		return ltt_fail_errno("%s", t->dir);
+		return ltt_fail_errno("%s", path);
 	while (!ret && (de = readdir(dir))) {
 		if (strncmp(de->d_name, "channel0_", 9) ||
 		    strlen(de->d_name) >= sizeof(s.file) ||
-		    trace_has_stream(t, de->d_name))
+		    trace_has_stream(t, part, de->d_name))
 			continue;
-		ret = trace_add_stream(t, de->d_name);
+		ret = trace_add_stream(t, part, de->d_name);
 		added++;
 	}
 	closedir(dir);
 	return ret ? -1 : added;
+}
+
+static int trace_scan_streams(struct ltt_trace *t)
+{
+	int added = 0, n;
+	unsigned int i;
+
+	for (i = 0; i < t->n_parts; i++) {
+		n = trace_scan_part(t, i);
+		if (n < 0)
+			return -1;
+		added += n;
+	}
+	return added;
+}
+
+/*
+ * A snapshot's stream goes on from the last packet of its CPU's stream
+ * in the nearest snapshot before it (t->streams sorted: a CPU's streams
+ * by part).
+ */
+static void trace_chain_snapshots(struct ltt_trace *t)
+{
+	unsigned int i;
+
+	for (i = 1; i < t->n_streams; i++) {
+		struct stream *s = t->streams[i], *prev = t->streams[i - 1];
+
+		if (!t->parts[s->part].snapshot || strcmp(prev->file, s->file))
+			continue;
+		stream_index_load(prev);
+		if (prev->n_pkts)
+			s->chain = prev->pkts[prev->n_pkts - 1];
+		else if (prev->chained)
+			s->chain = prev->chain;	/* an empty one passes it on */
+		else
+			continue;
+		s->chained = true;
+		stream_chain_start(s);
+	}
 }
 
 /* Open the streams and give each its first item. */
@@ -308,6 +356,7 @@ static int trace_open_streams(struct ltt_trace *t)
 	if (t->n_streams)
 		qsort(t->streams, t->n_streams, sizeof(*t->streams),
 		      stream_name_cmp);
+	trace_chain_snapshots(t);
 	for (i = 0; i < t->n_streams; i++) {
 		stream_advance(t->streams[i]);
 		trace_place(t, t->streams[i]);
@@ -319,10 +368,175 @@ static int trace_open_streams(struct ltt_trace *t)
 	return 0;
 }
 
-static struct ltt_trace *trace_open(const char *dir, bool follow,
-				    unsigned int expect)
+/* Is @name "snapshot-N"?  Its N in *@n. */
+static bool snapshot_name(const char *name, unsigned long *n)
+{
+	char *end;
+
+	if (strncmp(name, "snapshot-", 9) || name[9] < '0' || name[9] > '9')
+		return false;
+	errno = 0;
+	*n = strtoul(name + 9, &end, 10);
+	return !*end && !errno;
+}
+
+static int snapshot_cmp(const void *a, const void *b)
+{
+	unsigned long x, y;
+
+	snapshot_name(*(char *const *)a, &x);
+	snapshot_name(*(char *const *)b, &y);
+	return x == y ? 0 : (x < y ? -1 : 1);
+}
+
+static int trace_add_part(struct ltt_trace *t, const char *dir,
+			  const char *sub, bool snapshot)
+{
+	struct trace_part *v = realloc(t->parts, (t->n_parts + 1) * sizeof(*v));
+	char *path;
+
+	if (!v)
+		return ltt_fail("out of memory");
+	t->parts = v;
+	if (sub ? asprintf(&path, "%s/%s", dir, sub) < 0 :
+		  !(path = strdup(dir)))
+		return ltt_fail("out of memory");
+	v[t->n_parts].dir = path;
+	v[t->n_parts].big_endian = false;
+	v[t->n_parts].snapshot = snapshot;
+	t->n_parts++;
+	return 0;
+}
+
+/*
+ * @dir as parts: itself when it holds a metadata file, or else its
+ * snapshot-N directories (lttd --overwrite -o DIR) in the order taken,
+ * each one going on from the one before it.  A directory with neither
+ * is one part, which fails for want of metadata.
+ */
+static int trace_add_dir(struct ltt_trace *t, const char *dir)
+{
+	char path[4096], **names = NULL;
+	unsigned int n = 0, i;
+	struct dirent *de;
+	unsigned long num;
+	struct stat st;
+	int ret = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	if (!lstat(path, &st) || errno != ENOENT || !(d = opendir(dir)))
+		return trace_add_part(t, dir, NULL, false);
+	while ((de = readdir(d))) {
+		char **v;
+
+		/* .snapshot-N.partial: being written */
+		if (!snapshot_name(de->d_name, &num))
+			continue;
+		v = realloc(names, (n + 1) * sizeof(*v));
+		if (!v || !(v[n] = strdup(de->d_name))) {
+			names = v ? v : names;
+			ret = ltt_fail("out of memory");
+			break;
+		}
+		names = v;
+		n++;
+	}
+	closedir(d);
+	if (!ret && !n)
+		ret = trace_add_part(t, dir, NULL, false);
+	if (n)
+		qsort(names, n, sizeof(*names), snapshot_cmp);
+	for (i = 0; i < n; i++) {
+		if (!ret)
+			ret = trace_add_part(t, dir, names[i], i > 0);
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+/* Do two registries give the same events the same ids (up to the shorter)? */
+static int trace_same_events(const struct ltt_registry *a,
+			     const struct ltt_registry *b, unsigned int *id)
+{
+	unsigned int n = a->n_events < b->n_events ? a->n_events : b->n_events;
+	unsigned int i, f;
+
+	for (i = 0; i < n; i++) {
+		const struct ltt_event_desc *x = &a->events[i], *y = &b->events[i];
+
+		*id = i;
+		if (strcmp(x->name, y->name) || x->n_fields != y->n_fields ||
+		    x->payload_size != y->payload_size ||
+		    x->has_string != y->has_string)
+			return 0;
+		for (f = 0; f < x->n_fields; f++)
+			if (strcmp(x->fields[f].name, y->fields[f].name) ||
+			    x->fields[f].type != y->fields[f].type ||
+			    x->fields[f].size != y->fields[f].size)
+				return 0;
+	}
+	return 1;
+}
+
+/*
+ * Every part's metadata: the trace's registry is the largest (a later
+ * snapshot may know custom events made since), the others must agree
+ * with it; clock offset and machine are the first part's.
+ */
+static int trace_load_parts(struct ltt_trace *t)
+{
+	unsigned int i, id, big = 0;
+	struct ltt_metadata *md;
+	struct stat st;
+	int ret = 0;
+
+	md = calloc(t->n_parts, sizeof(*md));
+	if (!md)
+		return ltt_fail("out of memory");
+	for (i = 0; i < t->n_parts && !ret; i++) {
+		ret = trace_load_metadata(t->parts[i].dir, &md[i],
+					  i ? &st : &t->md_stat);
+		if (ret)
+			break;
+		t->parts[i].big_endian = md[i].big_endian;
+		if (md[i].reg.n_events > md[big].reg.n_events)
+			big = i;
+	}
+	for (i = 0; i < t->n_parts && !ret; i++) {
+		int64_t d = md[i].clock_offset - md[0].clock_offset;
+
+		if (!trace_same_events(&md[i].reg, &md[big].reg, &id))
+			ret = ltt_fail("%s/metadata: event %u (%s) is not described as in %s/metadata (%s): traces of different event sets cannot be read together",
+				       t->parts[i].dir, id,
+				       md[i].reg.events[id].name,
+				       t->parts[big].dir,
+				       md[big].reg.events[id].name);
+		else if (d > 1000000000 || d < -1000000000)
+			trace_add_warning(t, "%s: its clock offset differs from %s's by %lld s (another boot?): the traces are merged on each one's own clock",
+					  t->parts[i].dir, t->parts[0].dir,
+					  (long long)(d / 1000000000));
+	}
+	if (!ret) {
+		t->md = md[big];
+		t->md.clock_offset = md[0].clock_offset;
+		memcpy(t->md.arch, md[0].arch, sizeof(t->md.arch));
+		md[big].reg.events = NULL;
+	}
+	for (i = 0; i < t->n_parts; i++)
+		if (i != big || ret)
+			ltt_registry_free(&md[i].reg);
+	free(md);
+	return ret;
+}
+
+static struct ltt_trace *trace_open(const char *const *dirs, unsigned int n,
+				    bool follow, unsigned int expect)
 {
 	struct ltt_trace *t = calloc(1, sizeof(*t));
+	unsigned int i;
+	int ret = 0;
 
 	if (!t) {
 		ltt_fail("out of memory");
@@ -330,11 +544,16 @@ static struct ltt_trace *trace_open(const char *dir, bool follow,
 	}
 	t->follow = follow;
 	t->expect = expect;
-	t->dir = strdup(dir);
-	if (!t->dir || trace_load_metadata(t, &t->md, &t->md_stat) ||
-	    trace_find_sched(t) || names_init(t) || trace_open_streams(t)) {
-		if (!t->dir)
-			ltt_fail("out of memory");
+	t->dir = strdup(n ? dirs[0] : "");
+	if (!t->dir)
+		ret = ltt_fail("out of memory");
+	else if (!n)
+		ret = ltt_fail("no trace directory given");
+	for (i = 0; i < n && !ret; i++)
+		ret = follow ? trace_add_part(t, dirs[i], NULL, false) :
+			       trace_add_dir(t, dirs[i]);
+	if (ret || trace_load_parts(t) || trace_find_sched(t) ||
+	    names_init(t) || trace_open_streams(t)) {
 		ltt_trace_close(t);
 		return NULL;
 	}
@@ -343,12 +562,17 @@ static struct ltt_trace *trace_open(const char *dir, bool follow,
 
 struct ltt_trace *ltt_trace_open(const char *dir)
 {
-	return trace_open(dir, false, 0);
+	return trace_open(&dir, 1, false, 0);
+}
+
+struct ltt_trace *ltt_trace_open_dirs(const char *const *dirs, unsigned int n)
+{
+	return trace_open(dirs, n, false, 0);
 }
 
 struct ltt_trace *ltt_trace_follow(const char *dir, unsigned int n_streams)
 {
-	return trace_open(dir, true, n_streams);
+	return trace_open(&dir, 1, true, n_streams);
 }
 
 void ltt_trace_close(struct ltt_trace *t)
@@ -371,6 +595,9 @@ void ltt_trace_close(struct ltt_trace *t)
 	free(t->heap);
 	names_free(t);
 	ltt_registry_free(&t->md.reg);
+	for (i = 0; i < t->n_parts; i++)
+		free(t->parts[i].dir);
+	free(t->parts);
 	free(t->dir);
 	free(t);
 }
@@ -412,7 +639,7 @@ static bool trace_reload_metadata(struct ltt_trace *t)
 				st.st_mtim.tv_nsec == t->md_stat.st_mtim.tv_nsec))
 		return false;
 	/* a bad one is read again at the next look, in case it is half written */
-	if (trace_load_metadata(t, &md, &st))
+	if (trace_load_metadata(t->dir, &md, &st))
 		return false;
 	n = md.reg.n_events;
 	/* the streams were opened in the first one's byte order */

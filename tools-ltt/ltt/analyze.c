@@ -385,7 +385,7 @@ static void print_json(const struct analyze *a, const char *dir)
 
 int cmd_analyze(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt analyze", "[OPTIONS] DIR",
+	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt analyze", "[OPTIONS] DIR...",
 		"Latencies and usage in the trace in DIR: system call latency\n"
 		"(percentiles, histogram), scheduling latency (runnable to running,\n"
 		"after a wakeup or a preemption), interrupt and softirq durations, I/O\n"
@@ -440,9 +440,9 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		}
 	}
-	if (p.ind != argc - 1)
-		opt_usage_error(&p, "one trace directory expected");
-	t = open_trace_or_die(p.cmd, argv[p.ind]);
+	if (p.ind >= argc)
+		opt_usage_error(&p, "a trace directory expected");
+	t = open_traces_or_die(p.cmd, argv + p.ind, argc - p.ind);
 	if (item_select_init(&sel, ltt_trace_registry(t), events, expr, err,
 			     sizeof(err)))
 		opt_usage_error(&p, "%s", err);

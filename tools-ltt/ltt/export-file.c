@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ltt export's output (export.h): written under a temporary name and
- * renamed when whole, and the reading of a window of the trace.
+ * ltt export's output directory (export.h): written under a temporary
+ * name and renamed when whole, and the reading of a window of the trace.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,26 +16,16 @@
 #include "export.h"
 #include "window.h"
 
-int export_out_open(struct export_out *o, const char *cmd, const char *path,
-		    bool dir)
+int export_out_open(struct export_out *o, const char *cmd, const char *path)
 {
 	memset(o, 0, sizeof(*o));
-	o->fd = -1;
-	o->dir = dir;
-	if (!dir && !strcmp(path, "-")) {
-		o->is_stdout = true;
-		o->fd = STDOUT_FILENO;
-		return 0;
-	}
 	o->path = strdup(path);
 	if (!o->path || asprintf(&o->tmp, "%s.tmp-%d", path, (int)getpid()) < 0) {
 		o->tmp = NULL;
 		warnx_cmd(cmd, "out of memory");
 		return -1;
 	}
-	if (dir ? mkdir(o->tmp, 0777) :
-	    (o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			  0666)) < 0) {
+	if (mkdir(o->tmp, 0777)) {
 		warnx_cmd(cmd, "%s: %s", o->tmp, strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
@@ -55,15 +45,8 @@ static int rm_entry(const char *path, const struct stat *st, int flag,
 
 void export_out_abort(struct export_out *o)
 {
-	if (o->fd >= 0 && !o->is_stdout)
-		close(o->fd);
-	o->fd = -1;
-	if (o->tmp) {
-		if (o->dir)
-			nftw(o->tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-		else
-			unlink(o->tmp);
-	}
+	if (o->tmp)
+		nftw(o->tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
@@ -71,29 +54,11 @@ void export_out_abort(struct export_out *o)
 
 int export_out_commit(struct export_out *o, const char *cmd)
 {
-	int ret = 0;
-
-	if (o->is_stdout)
-		return 0;
-	if (o->fd >= 0) {
-		if (fsync(o->fd) && errno != EINVAL) {
-			warnx_cmd(cmd, "%s: %s", o->tmp, strerror(errno));
-			ret = -1;
-		}
-		if (close(o->fd) && !ret) {
-			warnx_cmd(cmd, "%s: %s", o->tmp, strerror(errno));
-			ret = -1;
-		}
-		o->fd = -1;
-	}
-	if (!ret && rename(o->tmp, o->path)) {
+	if (rename(o->tmp, o->path)) {
 		warnx_cmd(cmd, "%s: %s", o->path,
 			  errno == ENOTEMPTY || errno == EEXIST ?
 			  "a directory that is not empty: not replaced" :
 			  strerror(errno));
-		ret = -1;
-	}
-	if (ret) {
 		export_out_abort(o);
 		return -1;
 	}
@@ -110,7 +75,7 @@ void export_reader_open(struct export_reader *r, const struct export_job *job,
 	char err[300];
 
 	memset(r, 0, sizeof(*r));
-	r->t = open_trace_or_die(job->cmd, job->dir);
+	r->t = open_traces_or_die(job->cmd, job->dirs, job->n_dirs);
 	if (select && item_select_init(&r->sel, ltt_trace_registry(r->t),
 				       job->events, job->expr, err,
 				       sizeof(err)))

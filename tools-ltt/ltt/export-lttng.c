@@ -18,6 +18,7 @@
  * events inside the call (LTTng records them as the call's arguments, at
  * its entry), and the last state dump record; the second writes.
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -192,6 +193,8 @@ struct task {
 /* One CPU's output stream. */
 struct ostream {
 	int fd;
+	int idx_fd;			/* index/channel0_N.idx */
+	uint64_t off;			/* bytes written to fd */
 	unsigned char *buf;
 	size_t len;
 	uint64_t ts_begin, last_ts;
@@ -561,6 +564,49 @@ static void lx_write(struct lx *x, int fd, const void *buf, size_t len,
 	}
 }
 
+/*
+ * The packet index lttng-consumerd writes beside each stream (CTF
+ * index 1.1, every integer big-endian): babeltrace2 and Trace Compass
+ * find packets with it.
+ */
+#define IDX_MAGIC	0xC1F1DCC1U
+#define IDX_ENTRY	72U		/* bytes: nine 64-bit fields */
+
+static void idx_open(struct lx *x, struct ostream *s, const char *file)
+{
+	uint32_t h[4] = { htobe32(IDX_MAGIC), htobe32(1), htobe32(1),
+			  htobe32(IDX_ENTRY) };
+	char name[64];
+
+	snprintf(name, sizeof(name), "index/%s.idx", file);
+	if ((mkdirat(x->dirfd, "index", 0777) && errno != EEXIST) ||
+	    (s->idx_fd = openat(x->dirfd, name,
+				O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				0666)) < 0) {
+		warnx_cmd(x->job->cmd, "%s/kernel/%s: %s", x->job->output,
+			  name, strerror(errno));
+		x->failed = true;
+		return;
+	}
+	lx_write(x, s->idx_fd, h, sizeof(h), name);
+}
+
+/* The index entry of the packet at s->off, of @bits, on @cpu. */
+static void idx_append(struct lx *x, struct ostream *s, unsigned int cpu,
+		       uint64_t bits)
+{
+	uint64_t e[IDX_ENTRY / 8] = {
+		htobe64(s->off), htobe64(bits), htobe64(bits),
+		htobe64(s->ts_begin), htobe64(s->last_ts),
+		htobe64(s->discarded), 0, htobe64(cpu), htobe64(s->seq),
+	};
+	char name[64];
+
+	snprintf(name, sizeof(name), "index/channel0_%u.idx", cpu);
+	if (s->idx_fd >= 0)
+		lx_write(x, s->idx_fd, e, sizeof(e), name);
+}
+
 static void pkt_flush(struct lx *x, unsigned int cpu)
 {
 	struct ostream *s = x->os[cpu];
@@ -578,11 +624,14 @@ static void pkt_flush(struct lx *x, unsigned int cpu)
 	put64(&p, s->last_ts);
 	put64(&p, bits);		/* content_size */
 	put64(&p, bits);		/* packet_size */
-	put64(&p, s->seq++);
+	put64(&p, s->seq);
 	put64(&p, s->discarded);
 	put32(&p, cpu);
 	snprintf(file, sizeof(file), "channel0_%u", cpu);
 	lx_write(x, s->fd, s->buf, s->len, file);
+	idx_append(x, s, cpu, bits);
+	s->off += s->len;
+	s->seq++;
 	s->len = PKT_HDR;
 	s->have_ts = false;
 }
@@ -611,7 +660,9 @@ static struct ostream *stream_of(struct lx *x, unsigned int cpu)
 		return NULL;
 	}
 	s->len = PKT_HDR;
+	s->idx_fd = -1;
 	x->os[cpu] = s;
+	idx_open(x, s, file);
 	return s;
 }
 
@@ -1319,6 +1370,8 @@ static void lx_free(struct lx *x)
 			continue;
 		if (x->os[i]->fd >= 0)
 			close(x->os[i]->fd);
+		if (x->os[i]->idx_fd >= 0)
+			close(x->os[i]->idx_fd);
 		free(x->os[i]->buf);
 		free(x->os[i]);
 	}
@@ -1371,7 +1424,7 @@ int export_lttng(const struct export_job *job)
 	make_uuid(&x);
 	if (pass1(&x))
 		goto oom;
-	if (export_out_open(&out, job->cmd, job->output, true))
+	if (export_out_open(&out, job->cmd, job->output))
 		goto done;
 	if (asprintf(&kdir, "%s/kernel", out.tmp) < 0) {
 		kdir = NULL;

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "outfile.h"
 #include "syscalls.h"
 
 #define BUNDLE_MAX	(64 << 10)	/* a CPU's bundle is written past this */
@@ -190,7 +191,7 @@ struct px {
 	struct ltt_trace *t;
 	const struct ltt_registry *reg;
 	const struct ltt_syscall_table *sys;
-	struct export_out out;
+	struct out_file out;
 	struct buf ob;			/* output waiting to be written */
 	bool failed;
 	bool seq_started;
@@ -251,22 +252,9 @@ static void out_write(struct px *x)
 	const unsigned char *p = x->ob.p;
 	size_t left = x->ob.len;
 
-	while (left && !x->failed) {
-		ssize_t n = write(x->out.fd, p, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			warnx_cmd(x->job->cmd, "%s: %s",
-				  x->out.is_stdout ? "standard output" :
-				  x->job->output,
-				  n < 0 ? strerror(errno) : "short write");
-			x->failed = true;
-			break;
-		}
-		p += n;
-		left -= n;
-	}
+	/* a failed write is said when the file is put in place */
+	if (left && !x->failed)
+		fwrite(p, 1, left, x->out.f);
 	x->ob.len = 0;
 }
 
@@ -660,8 +648,10 @@ int export_perfetto(const struct export_job *job)
 		goto done;
 	}
 	px_ids(&x);
-	if (export_out_open(&x.out, job->cmd, job->output, false))
+	if (out_file_open(&x.out, job->output)) {
+		warnx_cmd(job->cmd, "%s: %s", job->output, strerror(errno));
 		goto done;
+	}
 	ltt_trace_time_range(r.t, &first, NULL);
 	clock_snapshot(&x, r.from > first ? r.from : first);
 	while (!x.failed && !x.ev.oom && !x.ob.oom &&
@@ -680,10 +670,10 @@ int export_perfetto(const struct export_job *job)
 	out_write(&x);
 	errors = print_trace_errors(job->cmd, r.t);
 	if (x.failed) {
-		export_out_abort(&x.out);
+		out_file_abort(&x.out);
 		goto done;
 	}
-	if (export_out_commit(&x.out, job->cmd))
+	if (out_file_finish(&x.out, job->cmd, false))
 		goto done;
 	ret = errors ? 1 : 0;
 done:

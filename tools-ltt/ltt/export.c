@@ -397,11 +397,11 @@ static int write_chrome(struct export *e, const char *dir)
 	return 0;
 }
 
-/* Options before or after DIR: returns DIR. */
-static const char *export_parse(struct export *e, struct opt_parser *p,
-				int argc, char **argv, const char **output)
+/* Options before, between or after the directories, into @dirs. */
+static void export_parse(struct export *e, struct opt_parser *p, int argc,
+			 char **argv, const char **output,
+			 struct trace_dirs *dirs)
 {
-	const char *dir = NULL;
 	int c;
 
 	for (;;) {
@@ -434,15 +434,12 @@ static const char *export_parse(struct export *e, struct opt_parser *p,
 		}
 		if (p->ind >= argc)
 			break;
-		if (dir)
-			opt_usage_error(p, "one trace directory expected");
-		dir = argv[p->ind];
+		trace_dirs_add(dirs, p, argv[p->ind]);
 		argc -= p->ind;
 		argv += p->ind;
 	}
-	if (!dir)
-		opt_usage_error(p, "one trace directory expected");
-	return dir;
+	if (!dirs->n)
+		opt_usage_error(p, "a trace directory expected");
 }
 
 static int export_read(struct export *e, struct ltt_trace *t,
@@ -453,11 +450,13 @@ static int export_read(struct export *e, struct ltt_trace *t,
 
 /* --format=lttng and perfetto: export-lttng.c, export-perfetto.c */
 static int export_other(const struct export *e, const struct opt_parser *p,
-			const char *dir, const char *output)
+			const struct trace_dirs *dirs, const char *output)
 {
 	bool lttng = !strcmp(e->format, "lttng");
+	const char *dir = dirs->v[0];
 	struct export_job job = {
 		.cmd = p->cmd, .dir = dir, .p = p,
+		.dirs = dirs->v, .n_dirs = dirs->n,
 		.from_arg = e->win.from_arg, .to_arg = e->win.to_arg,
 		.events = e->win.events, .expr = e->win.expr,
 	};
@@ -480,7 +479,7 @@ static int export_other(const struct export *e, const struct opt_parser *p,
 
 int cmd_export(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt export", "[OPTIONS] DIR",
+	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt export", "[OPTIONS] DIR...",
 		"Write the trace in DIR in Chrome's trace event format (JSON), that\n"
 		"Perfetto UI, trace_processor and chrome://tracing open: a thread per\n"
 		"task with its system calls and traps, a track per CPU with who ran\n"
@@ -489,16 +488,18 @@ int cmd_export(int argc, char **argv)
 		export_opts);
 	struct export e = { 0 };
 	const char *output = NULL, *dir;
+	struct trace_dirs dirs = { .n = 0 };
 	struct out_file o;
 	char *def = NULL;
 	struct ltt_trace *t;
 	unsigned int errors;
 	int ret = 0;
 
-	dir = export_parse(&e, &p, argc, argv, &output);
+	export_parse(&e, &p, argc, argv, &output, &dirs);
+	dir = dirs.v[0];
 	if (e.format && strcmp(e.format, "chrome-json"))
-		return export_other(&e, &p, dir, output);
-	t = open_trace_or_die(p.cmd, dir);
+		return export_other(&e, &p, &dirs, output);
+	t = open_traces_or_die(p.cmd, dirs.v, dirs.n);
 	if (!output)
 		output = def = default_output(dir, ".json", "ltt-trace.json");
 	if (!output) {
@@ -520,16 +521,7 @@ int cmd_export(int argc, char **argv)
 	errors = print_trace_errors(p.cmd, t);
 	e.f = o.f;
 	errno = 0;
-	if (write_chrome(&e, ltt_trace_dir(t))) {
-		warnx_cmd(p.cmd, "%s: %s", o.is_stdout ? "standard output" : output,
-			  errno ? strerror(errno) : "write error");
-		out_file_abort(&o);
-		ret = 1;
-		goto out;
-	}
-	if (out_file_commit(&o)) {
-		warnx_cmd(p.cmd, "%s: %s", o.is_stdout ? "standard output" : output,
-			  strerror(errno));
+	if (out_file_finish(&o, p.cmd, write_chrome(&e, ltt_trace_dir(t)))) {
 		ret = 1;
 		goto out;
 	}

@@ -16,7 +16,9 @@
 /* What a format reads: the trace, its window, the selection. */
 struct export_job {
 	const char *cmd;		/* "ltt export" */
-	const char *dir;		/* the trace directory, as given */
+	const char *dir;		/* the first trace directory, as given */
+	char *const *dirs;		/* all of them, read as one */
+	unsigned int n_dirs;
 	const char *output;		/* the path to write; "-": stdout */
 	const struct opt_parser *p;	/* for usage errors */
 	const char *from_arg, *to_arg;	/* --from, --to */
@@ -28,19 +30,16 @@ int export_lttng(const struct export_job *job);
 int export_perfetto(const struct export_job *job);
 
 /*
- * Output under a temporary name beside @path (PATH.tmp-PID), renamed to
- * @path when whole: a file (@dir false; "-" is stdout) or a directory.
- * An existing @path is replaced: a file by the rename, a directory only
- * when empty.  The temporary is removed on failure; @path itself is
- * never touched then.
+ * An output directory (--format=lttng) made under a temporary name
+ * beside @path (PATH.tmp-PID), renamed to @path when whole: an existing
+ * @path is replaced only when it is an empty directory.  The temporary
+ * is removed on failure; @path itself is never touched then.  (A file
+ * output is outfile.h's out_file.)
  */
 struct export_out {
 	char *path, *tmp;
-	bool dir, is_stdout;
-	int fd;				/* files */
 };
-int export_out_open(struct export_out *o, const char *cmd, const char *path,
-		    bool dir);
+int export_out_open(struct export_out *o, const char *cmd, const char *path);
 /* Rename into place: 0, or -1 with a message. */
 int export_out_commit(struct export_out *o, const char *cmd);
 void export_out_abort(struct export_out *o);

@@ -99,6 +99,22 @@ int check_stdout(const char *cmd);
 
 /* Open a trace or exit 1 with the library's message. */
 struct ltt_trace *open_trace_or_die(const char *cmd, const char *dir);
+/*
+ * The same of @n trace directories read as one (ltt_trace_open_dirs()):
+ * the operands of `ltt report DIR...`.
+ */
+struct ltt_trace *open_traces_or_die(const char *cmd, char *const *dirs,
+				     unsigned int n);
+
+/* The trace directories of a command's operands, options between them. */
+#define TRACE_DIRS_MAX	256
+struct trace_dirs {
+	char *v[TRACE_DIRS_MAX];
+	unsigned int n;
+};
+/* Add @dir; too many is a usage error of @p. */
+void trace_dirs_add(struct trace_dirs *d, const struct opt_parser *p,
+		    char *dir);
 /* Print the trace's errors on stderr; returns their number. */
 unsigned int print_trace_errors(const char *cmd, const struct ltt_trace *t);
 

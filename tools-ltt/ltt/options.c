@@ -174,3 +174,11 @@ unsigned int opt_pids(const struct opt_parser *p, const char *s, pid_t *pids,
 {
 	return opt_ids(p, "pids", s, pids, max);
 }
+
+void trace_dirs_add(struct trace_dirs *d, const struct opt_parser *p,
+		    char *dir)
+{
+	if (d->n == TRACE_DIRS_MAX)
+		opt_usage_error(p, "at most %d trace directories", TRACE_DIRS_MAX);
+	d->v[d->n++] = dir;
+}

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ltt.h"
 #include "outfile.h"
 
 #define OUT_FILE_BUF	(1 << 20)
@@ -244,4 +245,20 @@ void out_file_abort(struct out_file *o)
 		unlink(o->tmp);
 	out_file_free(o);
 	errno = err;
+}
+
+int out_file_finish(struct out_file *o, const char *cmd, bool write_failed)
+{
+	const char *name = o->is_stdout ? "standard output" : o->path;
+
+	if (write_failed) {
+		warnx_cmd(cmd, "%s: %s", name, errno ? strerror(errno) : "write error");
+		out_file_abort(o);
+		return -1;
+	}
+	if (out_file_commit(o)) {
+		warnx_cmd(cmd, "%s: %s", name, strerror(errno));
+		return -1;
+	}
+	return 0;
 }

@@ -59,4 +59,11 @@ int out_file_commit(struct out_file *o);
 /* Close without putting anything in place; removes only the temporary. */
 void out_file_abort(struct out_file *o);
 
+/*
+ * Put @o in place once its content is written, or give it up when
+ * @write_failed (errno set by the failed write, or 0): 0, or -1 with
+ * "CMD: PATH: why" said on stderr and only the temporary removed.
+ */
+int out_file_finish(struct out_file *o, const char *cmd, bool write_failed);
+
 #endif /* LTT_OUTFILE_H */

@@ -350,15 +350,15 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 			break;
 		}
 	}
-	if (p->ind != argc - 1)
-		opt_usage_error(p, "one trace directory expected");
+	if (p->ind >= argc)
+		opt_usage_error(p, "a trace directory expected");
 	if (r->syscalls && *events)
 		opt_usage_error(p, "--syscalls shows system calls: no --event");
 }
 
 int cmd_report(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt report", "[OPTIONS] DIR",
+	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt report", "[OPTIONS] DIR...",
 		"Print the events of the trace in DIR in time order: wall-clock time,\n"
 		"time since the trace start, CPU, pid and process name, event, fields.",
 		report_opts);
@@ -373,7 +373,7 @@ int cmd_report(int argc, char **argv)
 	int failed = 0;
 
 	report_parse(&r, &p, argc, argv, &events);
-	t = open_trace_or_die(p.cmd, argv[p.ind]);
+	t = open_traces_or_die(p.cmd, argv + p.ind, argc - p.ind);
 	r.trace = t;
 	reg = ltt_trace_registry(t);
 	r.syscall_entry = ltt_registry_find(reg, "syscall_entry");

@@ -205,7 +205,7 @@ static void print_summary(const struct stats *st, const struct ltt_trace *t)
 
 int cmd_stats(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt stats", "[OPTIONS] DIR",
+	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt stats", "[OPTIONS] DIR...",
 		"Summarise the trace in DIR: events by type, system calls by name and\n"
 		"by process, CPU time by process, events lost; with --pid, the time\n"
 		"each system call of that task took.",
@@ -240,9 +240,9 @@ int cmd_stats(int argc, char **argv)
 		else if (c == 259)
 			win.utc = true;
 	}
-	if (p.ind != argc - 1)
-		opt_usage_error(&p, "one trace directory expected");
-	t = open_trace_or_die(p.cmd, argv[p.ind]);
+	if (p.ind >= argc)
+		opt_usage_error(&p, "a trace directory expected");
+	t = open_traces_or_die(p.cmd, argv + p.ind, argc - p.ind);
 	if (item_select_init(&sel, ltt_trace_registry(t), events, expr, err,
 			     sizeof(err)))
 		opt_usage_error(&p, "%s", err);

@@ -52,6 +52,18 @@ struct ltt_trace *open_trace_or_die(const char *cmd, const char *dir)
 	return t;
 }
 
+struct ltt_trace *open_traces_or_die(const char *cmd, char *const *dirs,
+				     unsigned int n)
+{
+	struct ltt_trace *t = ltt_trace_open_dirs((const char *const *)dirs, n);
+
+	if (!t) {
+		warnx_cmd(cmd, "%s", ltt_error());
+		exit(1);
+	}
+	return t;
+}
+
 unsigned int print_trace_errors(const char *cmd, const struct ltt_trace *t)
 {
 	unsigned int i, n = ltt_trace_n_errors(t);

@@ -489,11 +489,10 @@ static int write_view(struct view *v, FILE *f, const char *dir)
 	return 0;
 }
 
-/* Options before or after DIR: returns DIR. */
-static const char *view_parse(struct view *v, struct opt_parser *p, int argc,
-			      char **argv, const char **output)
+/* Options before, between or after the directories, into @dirs. */
+static void view_parse(struct view *v, struct opt_parser *p, int argc,
+		       char **argv, const char **output, struct trace_dirs *dirs)
 {
-	const char *dir = NULL;
 	int c;
 
 	for (;;) {
@@ -526,16 +525,13 @@ static const char *view_parse(struct view *v, struct opt_parser *p, int argc,
 		}
 		if (p->ind >= argc)
 			break;
-		if (dir)
-			opt_usage_error(p, "one trace directory expected");
-		dir = argv[p->ind];
+		trace_dirs_add(dirs, p, argv[p->ind]);
 		/* parse on after DIR, which getopt takes for argv[0] */
 		argc -= p->ind;
 		argv += p->ind;
 	}
-	if (!dir)
-		opt_usage_error(p, "one trace directory expected");
-	return dir;
+	if (!dirs->n)
+		opt_usage_error(p, "a trace directory expected");
 }
 
 /* Read the trace (between --from and --to) into v->tl. */
@@ -557,7 +553,7 @@ static void view_free(struct view *v)
 
 int cmd_view(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt view", "[OPTIONS] DIR",
+	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt view", "[OPTIONS] DIR...",
 		"Write the trace in DIR as one HTML file that any browser opens from\n"
 		"disk: a timeline with a lane per CPU (the task running, its system\n"
 		"calls and traps, interrupts and softirqs, nested) and a lane per task\n"
@@ -568,14 +564,16 @@ int cmd_view(int argc, char **argv)
 		view_opts);
 	struct view v = { .max_slices = VIEW_MAX_SLICES };
 	const char *output = NULL, *dir;
+	struct trace_dirs dirs = { .n = 0 };
 	char *def = NULL;
 	struct ltt_trace *t;
 	struct out_file o;
 	unsigned int errors;
 	int ret = 0;
 
-	dir = view_parse(&v, &p, argc, argv, &output);
-	t = open_trace_or_die(p.cmd, dir);
+	view_parse(&v, &p, argc, argv, &output, &dirs);
+	dir = dirs.v[0];
+	t = open_traces_or_die(p.cmd, dirs.v, dirs.n);
 	if (!output) {
 		def = default_output(dir, ".html", "ltt-view.html");
 		output = def;
@@ -598,16 +596,7 @@ int cmd_view(int argc, char **argv)
 	}
 	errors = print_trace_errors(p.cmd, t);
 	errno = 0;
-	if (write_view(&v, o.f, ltt_trace_dir(t))) {
-		warnx_cmd(p.cmd, "%s: %s", output,
-			  errno ? strerror(errno) : "write error");
-		out_file_abort(&o);
-		ret = 1;
-		goto out;
-	}
-	if (out_file_commit(&o)) {
-		warnx_cmd(p.cmd, "%s: %s", o.is_stdout ? "standard output" : output,
-			  strerror(errno));
+	if (out_file_finish(&o, p.cmd, write_view(&v, o.f, ltt_trace_dir(t)))) {
 		ret = 1;
 		goto out;
 	}

@@ -154,8 +154,8 @@ check "view -o -: no file named -" 0 "$(ls -A "$tmp" | grep -c '^-$')"
 output_kept_checks view html
 "$ltt" view >/dev/null 2>&1
 check "view without DIR: status" 2 "$?"
-"$ltt" view "$fx/basic" "$fx/lossy" >/dev/null 2>&1
-check "view two DIRs: status" 2 "$?"
+"$ltt" view "$fx/basic" "$fx/lossy" -o "$tmp/two.html" >/dev/null 2>&1
+check "view two DIRs, read as one: status" 0 "$?"
 check "view help" 1 "$("$ltt" view --help | grep -c '^usage: ltt view')"
 
 # export: Chrome JSON that Perfetto's importer takes

@@ -113,6 +113,12 @@ check "snapshot 3 (exit): every packet" "$(range_of 0 39) 800" "${s3[*]}"
 check "snapshot 1: its line" 1 "$(grep -c "snapshot 1 (SIGUSR1): .*: $n1 packets, $((20 * n1)) events" <<<"$out")"
 check "snapshots: babeltrace2 and ltt report agree" 0 "$(agree "$d"/snapshot-*)"
 check "ltt stats reads a snapshot" 1 "$("$ltt" stats "$d/snapshot-2" | grep -c "^Trace .*: $((20 * n2)) events")"
+# the directory read as one trace: the snapshots overlap (each holds the
+# ring from packet 0), each packet is read once, nothing is lost
+check "ltt stats reads the snapshots' directory: each packet once" 1 "$("$ltt" stats "$d" | grep -c "^Trace .*: 800 events")"
+check "ltt report of the directory: the last snapshot's events" \
+	"$("$ltt" report "$d/snapshot-3" | grep -v '^Trace' | md5sum)" \
+	"$("$ltt" report "$d" 2>&1 | grep -v '^Trace' | md5sum)"
 # the recorder never stopped: one START, then only snapshot reads, one STOP at the end
 check "two snapshots: recording throughout" "START BUF_SNAPSHOT BUF_SNAPSHOT STOP BUF_SNAPSHOT" \
 	"$(grep -v '^SNAPSHOT_READ' "$tmp/two.log" | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"

@@ -342,8 +342,21 @@ struct ltt_item {
 	uint64_t offset;
 };
 
-/* Open a trace directory written by lttd. */
+/*
+ * Open a trace directory written by lttd.  A directory with no metadata
+ * but snapshot-N directories (lttd --overwrite -o DIR) is read as one
+ * trace: its snapshots in the order taken, the packets a snapshot
+ * repeats from the one before it read once.
+ */
 struct ltt_trace *ltt_trace_open(const char *dir);
+/*
+ * Open @n trace directories (each as ltt_trace_open() takes it) as one
+ * trace, their items merged in time order.  Their event descriptions
+ * must agree (the same ids, up to the shorter list); the clock offset
+ * and machine are the first's.  LTT_1.6.
+ */
+struct ltt_trace *ltt_trace_open_dirs(const char *const *dirs,
+				      unsigned int n);
 void ltt_trace_close(struct ltt_trace *t);
 /*
  * The next item in time order: 1, or 0 at the end.  A damaged stream
