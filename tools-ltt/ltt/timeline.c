@@ -828,7 +828,8 @@ void tl_add(struct timeline *tl, const struct ltt_item *it)
 	    id != tl->id_softirq && (!tl->in_softirq[id] ||
 				     it->ts - c->soft_last > TL_SOFTIRQ_GAP))
 		cpu_unwind(tl, it->cpu, TL_SOFTIRQ, it->ts);
-	if (c->depth)
+	/* the next softirq, an irq, a switch are not the open softirq's */
+	if (c->depth && tl->in_softirq[id])
 		c->soft_last = it->ts;
 	if (it->pid != c->pid) {
 		/* the reader knows better (a lost switch) */

@@ -22,9 +22,11 @@
  *
  * The trace does not say when a softirq ends (the kernel records its
  * entry only): it lasts until the last event its CPU makes in softirq
- * context before one that softirq context does not make, or one that
+ * context before one that softirq context does not make (the next
+ * softirq, an irq, a switch to or from idle among them), or one that
  * comes more than TL_SOFTIRQ_GAP after the one before (at least that
- * long: TL_END_GUESSED).
+ * long: TL_END_GUESSED).  A softirq with no event of its own ends where
+ * it began.
  */
 #ifndef LTT_TIMELINE_H
 #define LTT_TIMELINE_H
