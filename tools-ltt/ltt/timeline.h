@@ -36,6 +36,8 @@
 
 #include <ltt/ltt.h>
 
+#include "cputime.h"
+
 struct ltt_syscall_table;
 
 #define TL_CPUS		256
@@ -159,6 +161,7 @@ struct timeline {
 	uint32_t task_hash_size;
 
 	struct tl_cpu cpu[TL_CPUS];
+	struct cpu_time cpu_time;	/* CPU time per task (ltt analyze) */
 
 	/* registry ids and field indexes (-1: absent) */
 	int id_entry, id_exit, id_trap, id_trap_exit, id_irq, id_irq_exit;
