@@ -357,6 +357,33 @@ for sink in "${sinks[@]}"; do
 	done
 done
 
+# A file name of bytes that are not UTF-8 (0xff) and a control byte (ESC):
+# basic with /etc/inittab renamed in place, the same length
+mkdir -p "$tmp/badname"
+cp -r "$fx/basic" "$tmp/badname/t"
+python3 - "$tmp/badname/t" <<'EOF'
+import glob, sys
+for p in glob.glob(sys.argv[1] + '/channel0_*'):
+    b = open(p, 'rb').read()
+    open(p, 'wb').write(b.replace(b'/etc/inittab', b'/etc/in\xff\x1btab'))
+EOF
+# every line is JSON in valid UTF-8: the lines read, and the file names
+# that hold the byte as its code point
+json_ok() {
+	python3 -c 'import json, sys
+n = names = 0
+for line in sys.stdin.buffer:
+    d = json.loads(line.decode("utf-8"))
+    n += 1
+    names += d.get("fields", {}).get("filename") == "/etc/in\u00ff\u001btab"
+print(n, names)'
+}
+check "report --json: valid UTF-8 for a name of byte 0xff" "517 1" \
+	"$("$ltt" report --json "$tmp/badname/t" 2>&1 | json_ok 2>&1 | tail -1)"
+check "report --syscalls --json: valid UTF-8 for a name of byte 0xff" \
+	"$("$ltt" report --syscalls "$tmp/badname/t" | wc -l) 0" \
+	"$("$ltt" report --syscalls --json "$tmp/badname/t" 2>&1 | json_ok 2>&1 | tail -1)"
+
 rm -rf "$tmp"
 
 echo "cli.sh: $pass passed, $fail failed"
