@@ -352,35 +352,77 @@ static int64_t get(const struct ltt_item *it, const char *name)
 	return v;
 }
 
-/* "fd<file>" of field @field when the trace names the file, else "fd". */
-static void args_fd_of(struct strace *s, struct call *c,
-		       const struct ltt_item *it, const char *field)
+/*
+ * @s quoted as strace quotes a string: C's escapes for \t \n \v \f \r,
+ * " and \, any other byte outside printable ASCII (controls, 0x80 and
+ * up) in octal, three digits when a digit follows ("\33[2J", "\0331").
+ * In double quotes if @quoted (a string argument; not a file in <>).
+ * @buf holds 4 bytes per byte of @s and 3.
+ */
+static void strace_quote(char *buf, const char *s, bool quoted)
 {
-	int64_t fd = get(it, field);
-	const char *file = ltt_trace_file(s->t, it->pid, fd);
+	static const char esc[] = "\t\n\v\f\r";
+	char *d = buf;
 
-	if (file)
-		args_add(c, "%lld<%s>", (long long)fd, file);
-	else
-		args_add(c, "%lld", (long long)fd);
+	if (quoted)
+		*d++ = '"';
+	for (; *s; s++) {
+		unsigned char ch = *s;
+		const char *e = ch ? strchr(esc, ch) : NULL;
+
+		if (ch == '"' || ch == '\\') {
+			*d++ = '\\';
+			*d++ = ch;
+		} else if (e) {
+			*d++ = '\\';
+			*d++ = "tnvfr"[e - esc];
+		} else if (ch >= 0x20 && ch < 0x7f) {
+			*d++ = ch;
+		} else if (s[1] >= '0' && s[1] <= '7') {
+			d += sprintf(d, "\\%03o", ch);
+		} else {
+			d += sprintf(d, "\\%o", ch);
+		}
+	}
+	if (quoted)
+		*d++ = '"';
+	*d = '\0';
 }
 
-static void args_fd(struct strace *s, struct call *c, const struct ltt_item *it)
-{
-	args_fd_of(s, c, it, "fd");
-}
-
-/* A string field, quoted and escaped as report prints it. */
+/* A string field, quoted and escaped as strace prints it. */
 static void args_string(struct call *c, const struct ltt_item *it,
 			bool trunc)
 {
 	char buf[LTT_STRING_MAX * 4 + 8];
 	const struct ltt_event_desc *d = it->desc;
 
-	if (!d->has_string ||
-	    ltt_item_format_field(it, d->n_fields - 1, buf, sizeof(buf)) < 0)
+	if (!d->has_string)
 		return;
+	strace_quote(buf, ltt_item_string(it), true);
 	args_add(c, "%s%s", buf, trunc ? "..." : "");
+}
+
+/* "fd<file>" of field @field when the trace names the file, else "fd". */
+static void args_fd_of(struct strace *s, struct call *c,
+		       const struct ltt_item *it, const char *field)
+{
+	int64_t fd = get(it, field);
+	const char *file = ltt_trace_file(s->t, it->pid, fd);
+	char buf[LTT_STRING_MAX * 4 + 8];
+
+	if (file && strlen(file) < LTT_STRING_MAX) {
+		strace_quote(buf, file, false);
+		args_add(c, "%lld<%s>", (long long)fd, buf);
+	} else if (file) {
+		args_add(c, "%lld<%s>", (long long)fd, file);
+	} else {
+		args_add(c, "%lld", (long long)fd);
+	}
+}
+
+static void args_fd(struct strace *s, struct call *c, const struct ltt_item *it)
+{
+	args_fd_of(s, c, it, "fd");
 }
 
 /* renameat2's flags: "RENAME_NOREPLACE|..." */

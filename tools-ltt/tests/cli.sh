@@ -383,6 +383,26 @@ check "report --json: valid UTF-8 for a name of byte 0xff" "517 1" \
 check "report --syscalls --json: valid UTF-8 for a name of byte 0xff" \
 	"$("$ltt" report --syscalls "$tmp/badname/t" | wc -l) 0" \
 	"$("$ltt" report --syscalls --json "$tmp/badname/t" 2>&1 | json_ok 2>&1 | tail -1)"
+# Names are the traced programs' to choose: the shipped scripts escape
+# them (ltt.escape()), --syscalls as strace does (octal past ASCII)
+touched=$("$ltt" watch "$(dirname "$0")/../scripts/who-touched.lua" -a /etc "$tmp/badname/t")
+check "who-touched: the name escaped" 1 \
+	"$(grep -cF '  /etc/in\xff\x1btab  ' <<<"$touched")"
+check "who-touched: no raw ESC or 0xff" 0 "$(LC_ALL=C grep -c $'[\x1b\xff]' <<<"$touched")"
+check "watch: ltt.escape()" 'a\x1b[2Jb\\c\xffd\xc3' \
+	"$(printf 'function start_watch() print(ltt.escape("a\\27[2Jb\\\\c\\255d\\195")) end\n' \
+		> "$tmp/escape.lua" && "$ltt" watch "$tmp/escape.lua" "$fx/basic")"
+check "report --syscalls: a file past ASCII in octal" 1 \
+	"$("$ltt" report --syscalls "$tmp/badname/t" | grep -cF 'read(3</etc/in\377?tab>) = 4096')"
+cp -r "$fx/culprits" "$tmp/badname/c"
+python3 - "$tmp/badname/c" <<'EOF'
+import glob, sys
+for p in glob.glob(sys.argv[1] + '/channel0_*'):
+    b = open(p, 'rb').read()
+    open(p, 'wb').write(b.replace(b'/tmp/watched', b'/tmp/\xffwa\x1b7ed'))
+EOF
+check "report --syscalls: a string as strace quotes it" 1 \
+	"$("$ltt" report --syscalls "$tmp/badname/c" | grep -cF 'open("/tmp/\377wa\0337ed", O_WRONLY) = 4')"
 
 rm -rf "$tmp"
 
