@@ -28,7 +28,7 @@ enum {
 static const struct ltt_opt report_opts[] = {
 	{ 'e', "event", "LIST", "only these events (names, prefix*, ids; !ITEM leaves out)" },
 	{ OPT_FILTER, "filter", "EXPR", "only events that match EXPR: comm == \"sh\" && ret < 0" },
-	{ 'p', "pid", "PID[,PID]", "only events of these processes" },
+	{ 'p', "pid", "PID[,PID]", "only events of these tasks (thread ids: not a process's other threads)" },
 	{ 'c', "cpu", "CPU[,CPU]", "only events of these CPUs" },
 	{ OPT_COMM, "comm", "NAME[,NAME]", "only events of processes of these names" },
 	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, -seconds from the end, or HH:MM:SS[.ns]" },

@@ -158,7 +158,10 @@ check "log --help" 0 "$("$ltt" log --help >/dev/null; echo $?)"
 # errors: a message naming the problem, a non-zero status
 out=$("$ltt" report /nonexistent 2>&1); rc=$?
 check "report missing dir: status" 1 "$rc"
-check "report missing dir: message" 1 "$(grep -c '/nonexistent/metadata' <<<"$out")"
+check "report missing dir: message" 1 "$(grep -c '^ltt report: /nonexistent: no such directory$' <<<"$out")"
+out=$("$ltt" stats "$fx/basic/metadata" 2>&1); rc=$?
+check "stats of a file: status" 1 "$rc"
+check "stats of a file: message" 1 "$(grep -c 'basic/metadata: not a directory' <<<"$out")"
 out=$("$ltt" report --event nosuch "$fx/basic" 2>&1); rc=$?
 check "report bad event: status" 2 "$rc"
 check "report bad event: message" 1 "$(grep -c 'no event matches "nosuch"' <<<"$out")"
@@ -403,6 +406,57 @@ for p in glob.glob(sys.argv[1] + '/channel0_*'):
 EOF
 check "report --syscalls: a string as strace quotes it" 1 \
 	"$("$ltt" report --syscalls "$tmp/badname/c" | grep -cF 'open("/tmp/\377wa\0337ed", O_WRONLY) = 4')"
+
+# An empty time window: the same message and status from every command,
+# nothing written
+for c in report stats view export; do
+	o=()
+	[[ $c == view || $c == export ]] && o=(-o "$tmp/window.out")
+	for w in "--to -99" "--from 99" "--from 0.00002 --to 0.00001"; do
+		# shellcheck disable=SC2086
+		out=$("$ltt" $c $w "${o[@]}" "$fx/basic" 2>&1); rc=$?
+		check "$c $w: empty window: status" 1 "$rc"
+		check "$c $w: empty window: one message" \
+			"ltt $c: $w: the window holds none of the trace, which runs from 00:00:01.000000000 to 00:00:01.050214500" \
+			"$(TZ=UTC "$ltt" $c $w "${o[@]}" "$fx/basic" 2>&1)"
+	done
+	check "$c: empty window: no output file" 0 "$(ls -A "$tmp" | grep -c window)"
+done
+# A stream file of 0 bytes (a recording that lost its first packet)
+cp -r "$fx/basic" "$tmp/empty-stream"
+: > "$tmp/empty-stream/channel0_2"
+out=$("$ltt" report "$tmp/empty-stream" 2>&1 >/dev/null); rc=$?
+check "empty stream: status" 0 "$rc"
+check "empty stream: a warning naming it" 1 \
+	"$(grep -c 'warning: .*empty-stream/channel0_2: an empty stream (0 bytes)' <<<"$out")"
+check "empty stream: the others read" 517 "$("$ltt" report "$tmp/empty-stream" 2>/dev/null | wc -l)"
+# What ltt does not honour is refused by name: a clock not in ns, a
+# packet header of another layout
+cp -r "$fx/basic" "$tmp/freq"
+for v in 0 1 1000000; do
+	sed -i "s/freq = [0-9]*;/freq = $v;/" "$tmp/freq/metadata"
+	out=$("$ltt" report "$tmp/freq" 2>&1); rc=$?
+	check "clock freq $v: status" 1 "$rc"
+	check "clock freq $v: message" 1 "$(grep -c "freq/metadata: line [0-9]*: clock freq: " <<<"$out")"
+done
+cp -r "$fx/basic" "$tmp/header"
+sed -i 's/uint32_t stream_id;/uint64_t stream_id;/' "$tmp/header/metadata"
+out=$("$ltt" report "$tmp/header" 2>&1); rc=$?
+check "packet header layout: status" 1 "$rc"
+check "packet header layout: message" 1 "$(grep -c "header/metadata: line [0-9]*: packet.header: not ltt's layout" <<<"$out")"
+# -p selects tasks (thread ids), and says so
+check "report -p: help says tasks" 1 "$("$ltt" report --help | grep -c -- '-p, --pid.*only events of these tasks')"
+# view and export: an output that cannot be written fails before the
+# trace is read (no message about the trace, damaged here)
+mkdir -p "$tmp/cut"
+cp "$fx/guest-mix/metadata" "$fx/guest-mix/channel0_0" "$tmp/cut/"
+head -c 40000 "$fx/guest-mix/channel0_1" > "$tmp/cut/channel0_1"
+for c in view export; do
+	out=$("$ltt" $c -o "$tmp/no/such/dir/out" "$tmp/cut" 2>&1); rc=$?
+	check "$c: unwritable output: status" 1 "$rc"
+	check "$c: unwritable output: said before the trace is read" \
+		"ltt $c: $tmp/no/such/dir/out: No such file or directory" "$out"
+done
 
 rm -rf "$tmp"
 
