@@ -8,7 +8,8 @@
 # calls with their file events, faults, interrupts, switches.
 #
 #   - events/s of `ltt stats`, `ltt watch` (a script counting every event,
-#     and the shipped allcounts.lua), `ltt report` and `babeltrace2` (its
+#     and the shipped allcounts.lua), `ltt report` (text, and --json: at
+#     most twice the text's time) and `babeltrace2` (its
 #     text output), each the median of LTT_READERS_RUNS runs, wall clock,
 #     output to /dev/null; report's ratio to babeltrace2 on the same trace;
 #   - the seek: `ltt report --from -1` (the last second) of a trace of
@@ -99,6 +100,7 @@ row "ltt stats" "$n" "$(measure "$RUNS" "$ltt" stats "$dir/mix")"
 row "ltt watch (counts every event)" "$n" "$(measure "$RUNS" "$ltt" watch "$dir/count.lua" "$dir/mix")"
 row "ltt watch allcounts.lua" "$n" "$(measure "$RUNS" "$ltt" watch "$tools/scripts/allcounts.lua" "$dir/mix")"
 row "ltt report" "$n" "$(measure "$RUNS" "$ltt" report "$dir/mix")"
+row "ltt report --json" "$n" "$(measure "$RUNS" "$ltt" report --json "$dir/mix")"
 r_small=$(measure "$RUNS" "$ltt" report "$dir/bt")
 row "ltt report (small trace)" "$nb" "$r_small"
 if command -v babeltrace2 >/dev/null; then

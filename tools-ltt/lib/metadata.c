@@ -678,6 +678,12 @@ static int tsdl_clock(struct tsdl *t, struct ltt_metadata *md)
 			if (t->kind != TOK_NUMBER)
 				return tsdl_fail(t, "bad clock offset");
 			*(is_s ? &secs : &cycles) = t->num;
+		} else if (tsdl_is(t, "freq")) {
+			/* the readers take the clock's values as nanoseconds */
+			if (tsdl_next(t) || tsdl_expect(t, "="))
+				return -1;
+			if (t->kind != TOK_NUMBER || t->num != 1000000000)
+				return tsdl_fail(t, "clock freq: ltt reads a clock of 1000000000 Hz (ns) only");
 		}
 		if (tsdl_skip_statement(t))
 			return -1;
@@ -691,7 +697,30 @@ static int tsdl_clock(struct tsdl *t, struct ltt_metadata *md)
 	return tsdl_expect(t, ";");
 }
 
-/* trace { byte_order = ...; ... } */
+/*
+ * "packet.header := struct { uint32_t magic; uint32_t stream_id; };",
+ * the current token "packet": the readers decode struct
+ * ltt_packet_header and no other layout.
+ */
+static int tsdl_packet_header(struct tsdl *t)
+{
+	static const char *const want[] = { "uint32_t", "magic", ";",
+					    "uint32_t", "stream_id", ";", "}" };
+	unsigned int i;
+
+	if (tsdl_next(t) || tsdl_expect(t, ".") || tsdl_expect(t, "header") ||
+	    tsdl_expect(t, ":=") || tsdl_expect(t, "struct") ||
+	    tsdl_expect(t, "{"))
+		return -1;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!tsdl_is(t, want[i]))
+			return tsdl_fail(t, "packet.header: not ltt's layout (uint32_t magic; uint32_t stream_id;), which is the only one ltt reads");
+		else if (tsdl_next(t))
+			return -1;
+	return 0;
+}
+
+/* trace { byte_order = ...; packet.header := ...; ... } */
 static int tsdl_trace(struct tsdl *t, struct ltt_metadata *md)
 {
 	if (tsdl_next(t) || tsdl_expect(t, "{"))
@@ -706,6 +735,8 @@ static int tsdl_trace(struct tsdl *t, struct ltt_metadata *md)
 				md->big_endian = true;
 			else if (!tsdl_is(t, "le"))
 				return tsdl_fail(t, "bad byte order");
+		} else if (tsdl_is(t, "packet") && tsdl_packet_header(t)) {
+			return -1;
 		}
 		if (tsdl_skip_statement(t))
 			return -1;

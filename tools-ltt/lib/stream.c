@@ -136,6 +136,10 @@ void stream_open(struct ltt_trace *t, struct stream *s, unsigned int part,
 		close(fd);
 		return;
 	}
+	/* a recording writes a stream with its first packet: this one lost it */
+	if (!st.st_size && !t->follow)
+		trace_add_warning(t, "%s: an empty stream (0 bytes): no event of it",
+				  path);
 	if (t->follow)
 		s->fd = fd;
 	else

@@ -283,18 +283,11 @@ static int cpu_use(struct analyses *an, const struct timeline *tl)
 		an->tasks[i].tgid = tl->tasks[i].tgid;
 		an->tasks[i].name = tl->tasks[i].name;
 	}
-	for (i = 0; i < tl->n_calls; i++) {
-		const struct tl_call *c = &tl->calls[i];
-		const struct tl_task *k;
-
-		if (c->kind != TL_RUN || !(k = tl_task(tl, c->pid)))
-			continue;
-		an->tasks[k - tl->tasks].ns += c->t1 - c->t0;
-	}
-	for (i = 0; i < tl->n_slices; i++)
-		if (tl->slices[i].depth == 0 && tl->slices[i].lane < TL_CPUS)
-			an->cpu_busy[tl->slices[i].lane] +=
-				tl->slices[i].t1 - tl->slices[i].t0;
+	/* the same figures as ltt stats' (cputime.h) */
+	for (i = 0; i < tl->n_tasks; i++)
+		an->tasks[i].ns = cpu_time_of(&tl->cpu_time, tl->tasks[i].pid);
+	for (i = 0; i < TL_CPUS; i++)
+		an->cpu_busy[i] = tl->cpu_time.busy[i];
 	/* processes: the tasks of each tgid, named after its leader */
 	for (i = 0; i < tl->n_tasks; i++) {
 		const struct an_cpu_use *k = &an->tasks[i];

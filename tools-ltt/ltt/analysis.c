@@ -38,7 +38,8 @@ int stats_init(struct stats *st, const struct ltt_registry *reg, int32_t pid)
 			       sizeof(*st->per_event));
 	st->hash_size = 1024;
 	st->hash = calloc(st->hash_size, sizeof(*st->hash));
-	if (!st->per_event || !st->hash)
+	if (!st->per_event || !st->hash ||
+	    cpu_time_init(&st->cpu_time, reg))
 		return -1;
 	st->track_pid = pid >= 0;
 	st->pid = pid;
@@ -50,6 +51,7 @@ void stats_free(struct stats *st)
 	free(st->per_event);
 	free(st->procs);
 	free(st->hash);
+	cpu_time_free(&st->cpu_time);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -159,16 +161,6 @@ static void stats_syscall_time(struct stats *st, const struct ltt_item *it,
 	t->total_ns += d;
 }
 
-/* CPU time: the running task gets the time since the last switch. */
-static void stats_switch(struct stats *st, struct stats_cpu *c,
-			 struct proc *out, const struct ltt_item *it)
-{
-	if (out)
-		out->cpu_ns += it->ts - c->since;
-	c->since = it->ts;
-	c->pid = ltt_item_int(it, st->f_sched_in);
-}
-
 static void stats_lost(struct stats *st, const struct ltt_item *it)
 {
 	st->lost_events += it->lost_events;
@@ -176,6 +168,7 @@ static void stats_lost(struct stats *st, const struct ltt_item *it)
 	if (it->cpu < STATS_CPUS) {
 		st->cpu[it->cpu].lost_events += it->lost_events;
 		st->cpu[it->cpu].lost_packets += it->lost_packets;
+		st->cpu[it->cpu].proc = 0;	/* cpu_time_add() its next event */
 		if (it->cpu >= st->max_cpu)
 			st->max_cpu = it->cpu + 1;
 	}
@@ -187,6 +180,7 @@ void stats_add_item(struct stats *st, const struct ltt_item *it)
 	struct proc *p;
 	int id;
 
+	cpu_time_add(&st->cpu_time, it);
 	if (it->kind == LTT_ITEM_LOST) {
 		stats_lost(st, it);
 		return;
@@ -202,8 +196,6 @@ void stats_add_item(struct stats *st, const struct ltt_item *it)
 	c = &st->cpu[it->cpu];
 	if (!c->seen) {
 		c->seen = true;
-		c->since = it->ts;
-		c->pid = it->pid;
 		if (it->cpu >= st->max_cpu)
 			st->max_cpu = it->cpu + 1;
 	}
@@ -228,24 +220,21 @@ void stats_add_item(struct stats *st, const struct ltt_item *it)
 		if (st->track_pid)
 			stats_syscall_time(st, it, false);
 	} else if (id == st->id_sched) {
-		stats_switch(st, c, p, it);
+		c->proc = 0;	/* the next event goes to cpu_time_add() */
 	}
 }
 
 void stats_finish(struct stats *st)
 {
-	unsigned int i;
+	const struct cpu_time *ct = &st->cpu_time;
+	uint32_t i, k;
 
-	for (i = 0; i < st->max_cpu; i++) {
-		struct stats_cpu *c = &st->cpu[i];
-		struct proc *p;
-
-		if (!c->seen)
+	cpu_time_finish(&st->cpu_time);
+	for (i = 0; i < ct->n_slots; i++) {
+		if (!ct->tasks[i].used ||
+		    (k = stats_proc_index(st, ct->tasks[i].pid)) == UINT32_MAX)
 			continue;
-		p = stats_running(st, c, c->pid);
-		if (p)
-			p->cpu_ns += c->last_ts - c->since;
-		c->since = c->last_ts;
+		st->procs[k].cpu_ns = ct->tasks[i].ns;
 	}
 	if (st->pending)
 		st->unfinished++;

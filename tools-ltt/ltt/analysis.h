@@ -12,6 +12,8 @@
 
 #include <ltt/ltt.h>
 
+#include "cputime.h"
+
 #define STATS_SYSCALLS	1024		/* syscall numbers counted by name */
 #define STATS_CPUS	1024
 
@@ -28,13 +30,11 @@ struct proc {
 	int32_t pid;
 	uint64_t syscalls;
 	uint64_t events;
-	uint64_t cpu_ns;		/* time on a CPU, from sched_change */
+	uint64_t cpu_ns;		/* time on a CPU (cputime.h) */
 };
 
 struct stats_cpu {
 	bool seen;
-	int32_t pid;			/* running, as sched_change said */
-	uint64_t since;			/* ... since then */
 	uint64_t last_ts;		/* last event on this CPU */
 	uint64_t lost_events;
 	uint64_t lost_packets;
@@ -57,6 +57,7 @@ struct stats {
 	uint64_t lost_events, lost_packets;
 	unsigned int max_cpu;		/* highest CPU seen, plus one */
 	struct stats_cpu cpu[STATS_CPUS];
+	struct cpu_time cpu_time;	/* procs' cpu_ns, at stats_finish() */
 
 	/* tasks: a dense array and a pid -> index hash */
 	struct proc *procs;
@@ -104,6 +105,7 @@ static inline void stats_add(struct stats *st, const struct ltt_item *it)
 	st->last_ts = it->ts;
 	st->per_event[id]++;
 	st->cpu[it->cpu].last_ts = it->ts;
+	st->cpu_time.cpu[it->cpu].last_ts = it->ts;	/* cpu_time_add()'s */
 	st->procs[c->proc - 1].events++;
 	if (id == st->id_entry) {
 		uint64_t nr = ltt_item_raw(it, st->f_entry_id) - st->syscall_base;
@@ -115,7 +117,7 @@ static inline void stats_add(struct stats *st, const struct ltt_item *it)
 		st->procs[c->proc - 1].syscalls++;
 	}
 }
-/* Close the CPU-time intervals still open at each CPU's last event. */
+/* Close the CPU-time intervals still open (cputime.h). */
 void stats_finish(struct stats *st);
 void stats_free(struct stats *st);
 /* The task @pid, or NULL. */

@@ -6,6 +6,33 @@
 
 #include "json.h"
 
+unsigned int utf8_len(const unsigned char *s)
+{
+	unsigned int n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* the string's end (0) included */
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, past U+10FFFF */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
 void json_str(FILE *f, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -13,8 +40,14 @@ void json_str(FILE *f, const char *s)
 	putc('"', f);
 	for (; *s; s++) {
 		unsigned char c = *s;
+		unsigned int n = c >= 0x80 ? utf8_len((const unsigned char *)s) : 1;
 
-		if (c == '"' || c == '\\') {
+		if (n > 1) {
+			fwrite(s, 1, n, f);
+			s += n - 1;
+		} else if (n == 0) {
+			fprintf(f, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
+		} else if (c == '"' || c == '\\') {
 			putc('\\', f);
 			putc(c, f);
 		} else if (c == '\n') {

@@ -10,8 +10,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* @s as a JSON string, quotes included; bytes past 0x7f as they are. */
+/*
+ * @s as a JSON string, quotes included; UTF-8 as it is, a byte that is
+ * not part of valid UTF-8 (a file name's 0xff) as its code point,
+ * "\u00ff": the output is always valid UTF-8.
+ */
 void json_str(FILE *f, const char *s);
+
+/* The length of the valid UTF-8 character at @s (1 to 4), or 0. */
+unsigned int utf8_len(const unsigned char *s);
 
 /* Base64 of little-endian numbers, written as one JSON string. */
 struct b64 {

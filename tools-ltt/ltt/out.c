@@ -4,8 +4,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "out.h"
 
 const char out_pairs[200] =
@@ -24,6 +26,45 @@ const char out_hex_pairs[512] = {
 #undef H4
 #undef H
 };
+
+void out_json(struct out *o, const char *s, size_t room)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *d = o->buf + o->len, *end = d + room - 8;
+
+	*d++ = '"';
+	for (; *s && d < end; s++) {
+		unsigned char c = *s;
+		unsigned int n;
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			*d++ = c;
+			continue;
+		}
+		n = c >= 0x80 ? utf8_len((const unsigned char *)s) : 1;
+		if (n > 1) {
+			memcpy(d, s, n);
+			d += n;
+			s += n - 1;
+		} else if (c == '"' || c == '\\') {
+			*d++ = '\\';
+			*d++ = c;
+		} else if (c == '\n') {
+			*d++ = '\\';
+			*d++ = 'n';
+		} else if (c == '\t') {
+			*d++ = '\\';
+			*d++ = 't';
+		} else {
+			memcpy(d, "\\u00", 4);
+			d[4] = hex[c >> 4];
+			d[5] = hex[c & 15];
+			d += 6;
+		}
+	}
+	*d++ = '"';
+	o->len = d - o->buf;
+}
 
 void out_label_set(struct out_label *l, const char *a, const char *b,
 		   const char *c)

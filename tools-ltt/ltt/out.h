@@ -149,6 +149,13 @@ struct out_label {
 void out_label_set(struct out_label *l, const char *a, const char *b,
 		   const char *c);
 
+/*
+ * @s as a JSON string, quotes included, of at most @room bytes (cut
+ * short past it): escapes as json_str()'s (but < > & as they are: not
+ * for HTML), valid UTF-8 whatever @s holds.
+ */
+void out_json(struct out *o, const char *s, size_t room);
+
 static inline void out_label(struct out *o, const struct out_label *l)
 {
 	memcpy(o->buf + o->len, l->text, OUT_LABEL);

@@ -352,35 +352,77 @@ static int64_t get(const struct ltt_item *it, const char *name)
 	return v;
 }
 
-/* "fd<file>" of field @field when the trace names the file, else "fd". */
-static void args_fd_of(struct strace *s, struct call *c,
-		       const struct ltt_item *it, const char *field)
+/*
+ * @s quoted as strace quotes a string: C's escapes for \t \n \v \f \r,
+ * " and \, any other byte outside printable ASCII (controls, 0x80 and
+ * up) in octal, three digits when a digit follows ("\33[2J", "\0331").
+ * In double quotes if @quoted (a string argument; not a file in <>).
+ * @buf holds 4 bytes per byte of @s and 3.
+ */
+static void strace_quote(char *buf, const char *s, bool quoted)
 {
-	int64_t fd = get(it, field);
-	const char *file = ltt_trace_file(s->t, it->pid, fd);
+	static const char esc[] = "\t\n\v\f\r";
+	char *d = buf;
 
-	if (file)
-		args_add(c, "%lld<%s>", (long long)fd, file);
-	else
-		args_add(c, "%lld", (long long)fd);
+	if (quoted)
+		*d++ = '"';
+	for (; *s; s++) {
+		unsigned char ch = *s;
+		const char *e = ch ? strchr(esc, ch) : NULL;
+
+		if (ch == '"' || ch == '\\') {
+			*d++ = '\\';
+			*d++ = ch;
+		} else if (e) {
+			*d++ = '\\';
+			*d++ = "tnvfr"[e - esc];
+		} else if (ch >= 0x20 && ch < 0x7f) {
+			*d++ = ch;
+		} else if (s[1] >= '0' && s[1] <= '7') {
+			d += sprintf(d, "\\%03o", ch);
+		} else {
+			d += sprintf(d, "\\%o", ch);
+		}
+	}
+	if (quoted)
+		*d++ = '"';
+	*d = '\0';
 }
 
-static void args_fd(struct strace *s, struct call *c, const struct ltt_item *it)
-{
-	args_fd_of(s, c, it, "fd");
-}
-
-/* A string field, quoted and escaped as report prints it. */
+/* A string field, quoted and escaped as strace prints it. */
 static void args_string(struct call *c, const struct ltt_item *it,
 			bool trunc)
 {
 	char buf[LTT_STRING_MAX * 4 + 8];
 	const struct ltt_event_desc *d = it->desc;
 
-	if (!d->has_string ||
-	    ltt_item_format_field(it, d->n_fields - 1, buf, sizeof(buf)) < 0)
+	if (!d->has_string)
 		return;
+	strace_quote(buf, ltt_item_string(it), true);
 	args_add(c, "%s%s", buf, trunc ? "..." : "");
+}
+
+/* "fd<file>" of field @field when the trace names the file, else "fd". */
+static void args_fd_of(struct strace *s, struct call *c,
+		       const struct ltt_item *it, const char *field)
+{
+	int64_t fd = get(it, field);
+	const char *file = ltt_trace_file(s->t, it->pid, fd);
+	char buf[LTT_STRING_MAX * 4 + 8];
+
+	if (file && strlen(file) < LTT_STRING_MAX) {
+		strace_quote(buf, file, false);
+		args_add(c, "%lld<%s>", (long long)fd, buf);
+	} else if (file) {
+		args_add(c, "%lld<%s>", (long long)fd, file);
+	} else {
+		args_add(c, "%lld", (long long)fd);
+	}
+}
+
+static void args_fd(struct strace *s, struct call *c, const struct ltt_item *it)
+{
+	args_fd_of(s, c, it, "fd");
 }
 
 /* renameat2's flags: "RENAME_NOREPLACE|..." */
@@ -528,25 +570,7 @@ static void put(struct out *o, const char *fmt, ...)
 /* @str as a JSON string. */
 static void put_json(struct out *o, const char *str)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t room = OUT_LINE_MAX / 2;
-
-	out_char(o, '"');
-	for (; *str && room > 8; str++, room--) {
-		unsigned char ch = *str;
-
-		if (ch == '"' || ch == '\\') {
-			out_char(o, '\\');
-			out_char(o, ch);
-		} else if (ch < 0x20 || ch == 0x7f) {
-			out_str(o, "\\u00");
-			out_char(o, hex[ch >> 4]);
-			out_char(o, hex[ch & 15]);
-		} else {
-			out_char(o, ch);
-		}
-	}
-	out_char(o, '"');
+	out_json(o, str, OUT_LINE_MAX / 2);
 }
 
 /* The line's start: time, time since the start, task. */
@@ -820,44 +844,4 @@ int strace_finish(struct strace *s)
 			call_flush(s, &s->calls[i]);
 	out_flush(s->o);
 	return s->o->failed ? -1 : 0;
-}
-
-/* --json of one item: context, then the fields by name. */
-void report_json_item(struct out *o, const struct ltt_trace *t,
-		      const struct ltt_item *it, uint64_t start_ts, bool utc)
-{
-	int64_t real = (int64_t)it->ts + ltt_trace_clock_offset(t);
-	uint64_t rel = it->ts > start_ts ? it->ts - start_ts : 0;
-	const struct ltt_event_desc *d = it->desc;
-	char clock[32];
-	unsigned int i;
-
-	format_clock(clock, sizeof(clock), real, utc);
-	out_line_room(o);
-	put(o, "{\"ts\":%llu,\"time\":\"%s\",\"rel\":\"%llu.%09llu\",\"cpu\":%u",
-	    (unsigned long long)it->ts, clock,
-	    (unsigned long long)(rel / 1000000000),
-	    (unsigned long long)(rel % 1000000000), it->cpu);
-	if (it->kind == LTT_ITEM_LOST) {
-		put(o, ",\"lost_events\":%llu,\"lost_packets\":%llu,\"from\":%llu}\n",
-		    (unsigned long long)it->lost_events,
-		    (unsigned long long)it->lost_packets,
-		    (unsigned long long)it->lost_from);
-		return;
-	}
-	put(o, ",\"pid\":%d,\"comm\":", it->pid);
-	put_json(o, ltt_trace_comm(t, it->pid) ? ltt_trace_comm(t, it->pid) : "?");
-	put(o, ",\"event\":\"%s\",\"fields\":{", d->name);
-	for (i = 0; i < d->n_fields; i++) {
-		const struct ltt_field_desc *f = &d->fields[i];
-
-		put(o, "%s\"%s\":", i ? "," : "", f->name);
-		if (f->type == LTT_TYPE_SIGNED)
-			put(o, "%lld", (long long)ltt_item_int(it, i));
-		else if (f->type == LTT_TYPE_UNSIGNED)
-			put(o, "%llu", (unsigned long long)ltt_item_raw(it, i));
-		else
-			put_json(o, ltt_item_string(it));
-	}
-	out_str(o, "}}\n");
 }

@@ -12,7 +12,6 @@
  * offset, the signal and target of process_signal, exec's file...), for
  * entry records carry no arguments.  Signals sent and traps come as
  * strace's "--- ... ---" lines.  With --json, one JSON object per line.
- * report_json_item() is plain --json: one object per item.
  */
 #ifndef LTT_STRACE_H
 #define LTT_STRACE_H
@@ -42,10 +41,6 @@ void strace_add(struct strace *s, const struct ltt_item *it, bool match);
 /* The calls still open, as unfinished; -1 when the output failed. */
 int strace_finish(struct strace *s);
 void strace_free(struct strace *s);
-
-/* --json: the item as one JSON object and a newline. */
-void report_json_item(struct out *o, const struct ltt_trace *t,
-		      const struct ltt_item *it, uint64_t start_ts, bool utc);
 
 /*
  * Names of numbers in event fields, for ltt report's notes: trap

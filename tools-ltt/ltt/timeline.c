@@ -366,7 +366,8 @@ int tl_init(struct timeline *tl, const struct ltt_trace *t)
 	tl->in_softirq = calloc(reg->n_events + 1, sizeof(bool));
 	tl->mark_kind = calloc(reg->n_events + 1, 1);
 	tl->n_ids = reg->n_events;
-	if (!tl->in_softirq || !tl->mark_kind)
+	if (!tl->in_softirq || !tl->mark_kind ||
+	    cpu_time_init(&tl->cpu_time, reg))
 		return -1;
 	for (i = 0; i < sizeof(mark_events) / sizeof(mark_events[0]); i++) {
 		int id = ltt_registry_find(reg, mark_events[i]);
@@ -804,6 +805,7 @@ void tl_add(struct timeline *tl, const struct ltt_item *it)
 	struct tl_task *k;
 	int id;
 
+	cpu_time_add(&tl->cpu_time, it);
 	if (!tl->events && !tl->n_lost)
 		tl->t0 = it->kind == LTT_ITEM_LOST ? it->lost_from : it->ts;
 	if (it->ts > tl->t1)
@@ -828,7 +830,8 @@ void tl_add(struct timeline *tl, const struct ltt_item *it)
 	    id != tl->id_softirq && (!tl->in_softirq[id] ||
 				     it->ts - c->soft_last > TL_SOFTIRQ_GAP))
 		cpu_unwind(tl, it->cpu, TL_SOFTIRQ, it->ts);
-	if (c->depth)
+	/* the next softirq, an irq, a switch are not the open softirq's */
+	if (c->depth && tl->in_softirq[id])
 		c->soft_last = it->ts;
 	if (it->pid != c->pid) {
 		/* the reader knows better (a lost switch) */
@@ -888,6 +891,7 @@ int tl_finish(struct timeline *tl)
 {
 	unsigned int i;
 
+	cpu_time_finish(&tl->cpu_time);
 	for (i = 0; i < tl->n_cpus; i++)
 		if (tl->cpu[i].seen)
 			run_end(tl, i, tl->t1, TL_RUNNING);
@@ -910,6 +914,7 @@ void tl_free(struct timeline *tl)
 {
 	uint32_t i;
 
+	cpu_time_free(&tl->cpu_time);
 	for (i = 0; i < tl->n_strings; i++)
 		free(tl->strings[i]);
 	for (i = 0; i < tl->n_marks; i++)

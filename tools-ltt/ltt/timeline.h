@@ -22,9 +22,11 @@
  *
  * The trace does not say when a softirq ends (the kernel records its
  * entry only): it lasts until the last event its CPU makes in softirq
- * context before one that softirq context does not make, or one that
+ * context before one that softirq context does not make (the next
+ * softirq, an irq, a switch to or from idle among them), or one that
  * comes more than TL_SOFTIRQ_GAP after the one before (at least that
- * long: TL_END_GUESSED).
+ * long: TL_END_GUESSED).  A softirq with no event of its own ends where
+ * it began.
  */
 #ifndef LTT_TIMELINE_H
 #define LTT_TIMELINE_H
@@ -33,6 +35,8 @@
 #include <stdint.h>
 
 #include <ltt/ltt.h>
+
+#include "cputime.h"
 
 struct ltt_syscall_table;
 
@@ -157,6 +161,7 @@ struct timeline {
 	uint32_t task_hash_size;
 
 	struct tl_cpu cpu[TL_CPUS];
+	struct cpu_time cpu_time;	/* CPU time per task (ltt analyze) */
 
 	/* registry ids and field indexes (-1: absent) */
 	int id_entry, id_exit, id_trap, id_trap_exit, id_irq, id_irq_exit;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "../lib/checked.h"
@@ -44,9 +45,18 @@ int check_stdout(const char *cmd)
 struct ltt_trace *open_trace_or_die(const char *cmd, const char *dir)
 {
 	struct ltt_trace *t = ltt_trace_open(dir);
+	struct stat st;
 
 	if (!t) {
-		warnx_cmd(cmd, "%s", ltt_error());
+		/* what is wrong with @dir itself, before what it lacks */
+		if (stat(dir, &st))
+			warnx_cmd(cmd, "%s: %s", dir, errno == ENOENT ?
+				  "no such directory" : strerror(errno));
+		else if (!S_ISDIR(st.st_mode))
+			warnx_cmd(cmd, "%s: not a directory (a trace is one)",
+				  dir);
+		else
+			warnx_cmd(cmd, "%s", ltt_error());
 		exit(1);
 	}
 	return t;

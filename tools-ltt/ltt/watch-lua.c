@@ -33,6 +33,7 @@
 #include <lualib.h>
 
 #include "../lib/checked.h"
+#include "json.h"
 #include "ltt.h"
 #include "syscalls.h"
 #include "watch.h"
@@ -214,6 +215,43 @@ static int l_clock(lua_State *L)
 }
 
 /*
+ * ltt.escape(s): @s safe for a terminal, as ltt report prints names: a
+ * control byte, a byte that is not part of valid UTF-8 as \xNN, the
+ * backslash doubled.  Names (comms, file names) are the traced
+ * programs' to choose: an ESC in one must not reach the terminal.
+ */
+static int l_escape(lua_State *L)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t len, i;
+	const char *s = luaL_checklstring(L, 1, &len);
+	luaL_Buffer b;
+
+	luaL_buffinit(L, &b);
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+		unsigned int n = c >= 0x80 ?
+			utf8_len((const unsigned char *)s + i) : 1;
+
+		if (n > 1 && i + n <= len) {
+			luaL_addlstring(&b, s + i, n);
+			i += n - 1;
+		} else if (c == '\\') {
+			luaL_addstring(&b, "\\\\");
+		} else if (c < 0x20 || c >= 0x7f) {
+			luaL_addchar(&b, '\\');
+			luaL_addchar(&b, 'x');
+			luaL_addchar(&b, hex[c >> 4]);
+			luaL_addchar(&b, hex[c & 15]);
+		} else {
+			luaL_addchar(&b, c);
+		}
+	}
+	luaL_pushresult(&b);
+	return 1;
+}
+
+/*
  * The metatable's __index for event @id's table (upvalue 2): the context
  * of the event it holds, and `comm` of its task.
  */
@@ -252,6 +290,7 @@ static const luaL_Reg ltt_lib[] = {
 	{ "file", l_file },
 	{ "now", l_now },
 	{ "clock", l_clock },
+	{ "escape", l_escape },
 	{ NULL, NULL },
 };
 

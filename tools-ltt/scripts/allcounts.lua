@@ -27,7 +27,7 @@ end
 function end_watch()
 	print("callback invocation counts:")
 	for name, count in ltt.sorted(counts, true) do
-		print(string.format("  %10d  %s", count, name))
+		print(string.format("  %10d  %s", count, ltt.escape(name)))
 	end
 	print(string.format("lost events: %d", lost_events))
 end

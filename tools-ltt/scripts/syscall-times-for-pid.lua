@@ -36,9 +36,9 @@ end
 
 function end_watch()
 	print(string.format("Total times per syscall type for pid %d [%s]:",
-			    pid, ltt.comm(pid)))
+			    pid, ltt.escape(ltt.comm(pid))))
 	for n, ns in ltt.sorted(times, true) do
 		print(string.format("  %-16s %12d ns for %d calls",
-				    ltt.syscall_name(n), ns, calls[n]))
+				    ltt.escape(ltt.syscall_name(n)), ns, calls[n]))
 	end
 end

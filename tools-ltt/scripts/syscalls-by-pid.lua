@@ -35,9 +35,11 @@ function end_watch()
 	end
 	print(string.format("Total # of syscalls: %d", total))
 	for pid, n in ltt.sorted(totals, true) do
-		print(string.format("PID: %d [%s] %d", pid, ltt.comm(pid), n))
+		print(string.format("PID: %d [%s] %d", pid,
+				    ltt.escape(ltt.comm(pid)), n))
 		for nr, count in ltt.sorted(counts[pid], true) do
-			print(string.format("  %10d  %s", count, ltt.syscall_name(nr)))
+			print(string.format("  %10d  %s", count,
+					    ltt.escape(ltt.syscall_name(nr))))
 		end
 	end
 end

@@ -24,6 +24,7 @@ function end_watch()
 	print(string.format("Total # of syscalls: %d", total))
 	print("Counts by syscall name:")
 	for nr, count in ltt.sorted(counts, true) do
-		print(string.format("  %10d  %s", count, ltt.syscall_name(nr)))
+		print(string.format("  %10d  %s", count,
+				    ltt.escape(ltt.syscall_name(nr))))
 	end
 end

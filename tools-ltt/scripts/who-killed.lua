@@ -87,18 +87,19 @@ end
 local function line(s, verb)
 	local who
 	if s.kind == "process" then
-		who = string.format("pid %d [%s]", s.pid, s.comm)
+		who = string.format("pid %d [%s]", s.pid, ltt.escape(s.comm))
 	else
 		who = "the " .. s.kind
 		if s.kind == "timer" then who = "a timer" end
 	end
 	local how = s.how and ": " .. (s.kind == "process" and "a process, " or "") .. s.how or ""
 	if s.kind == "kernel" and s.pid ~= victim and s.how == "the OOM killer" then
-		how = how .. string.format(" (in pid %d [%s])", s.pid, s.comm)
+		how = how .. string.format(" (in pid %d [%s])", s.pid,
+					  ltt.escape(s.comm))
 	end
 	print(string.format("pid %d [%s] %s by %s with signal %d at %s%s",
-			    victim, ltt.comm(victim), verb, who, s.sig,
-			    ltt.clock(s.ts), how))
+			    victim, ltt.escape(ltt.comm(victim)), verb, who,
+			    s.sig, ltt.clock(s.ts), ltt.escape(how)))
 end
 
 function syscall_entry(e)

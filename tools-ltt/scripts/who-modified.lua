@@ -49,9 +49,10 @@ local function report(e, what, detail)
 		return
 	end
 	said[key] = true
-	print(string.format("%s modified by pid %d [%s] at %s: %s%s", file,
-			    e.tid, e.comm, ltt.clock(e.ts), what,
-			    detail and " (" .. detail .. ")" or ""))
+	print(string.format("%s modified by pid %d [%s] at %s: %s%s",
+			    ltt.escape(file), e.tid, ltt.escape(e.comm),
+			    ltt.clock(e.ts), what,
+			    detail and " (" .. ltt.escape(detail) .. ")" or ""))
 end
 
 local function flags_text(flags)

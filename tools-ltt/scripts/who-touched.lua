@@ -118,16 +118,16 @@ local function span(a, b)
 end
 
 function end_watch()
-	print(string.format("%s: %d process%s", path, #order,
+	print(string.format("%s: %d process%s", ltt.escape(path), #order,
 			    #order == 1 and "" or "es"))
 	for _, pid in ipairs(order) do
 		local p = procs[pid]
-		print(string.format("pid %d [%s] %s", p.pid, p.comm,
+		print(string.format("pid %d [%s] %s", p.pid, ltt.escape(p.comm),
 				    span(p.first, p.last)))
 		for _, key in ipairs(p.keys) do
 			local r = p.rows[key]
 			print(string.format("  %-16s %3d  %s  %s", r.what, r.n,
-					    r.name, span(r.first, r.last)))
+					    ltt.escape(r.name), span(r.first, r.last)))
 		end
 	end
 end

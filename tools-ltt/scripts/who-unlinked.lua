@@ -49,7 +49,8 @@ end
 
 local function culprit(e, how)
 	print(string.format("%s unlinked by pid %d [%s] at %s (%s)",
-			    file, e.tid, e.comm, ltt.clock(e.ts), how))
+			    ltt.escape(file), e.tid, ltt.escape(e.comm),
+			    ltt.clock(e.ts), ltt.escape(how)))
 	ltt.stop_trace()
 end
 
@@ -90,13 +91,14 @@ end
 function syscall_entry(e)
 	if calls[e.id] and not seen[e.pid] then
 		seen[e.pid] = true
-		suspects[#suspects + 1] = string.format("pid %d [%s]", e.pid, e.comm)
+		suspects[#suspects + 1] = string.format("pid %d [%s]", e.pid,
+							ltt.escape(e.comm))
 	end
 end
 
 function end_watch()
 	if not named and #suspects > 0 then
 		print(string.format("%s: the trace has no unlink event (insmod ltt_unlink.ko); suspects: %s",
-				    file, table.concat(suspects, ", ")))
+				    ltt.escape(file), table.concat(suspects, ", ")))
 	end
 end

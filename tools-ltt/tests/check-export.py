@@ -136,18 +136,8 @@ def check_lttng(ltt, trace, work, stats):
         return
     span = stats['duration_ns']
     ours = {p['pid']: p['cpu_ns'] for p in stats['processes']}
-    # lttng-cputop runs the task last on each CPU to the trace's last
-    # event, ltt stats to the CPU's own last event
-    end = {}
-    for it in report_items(ltt, trace):
-        if 'event' not in it:
-            continue
-        pid = it['fields']['in'] if it['event'] == 'sched_change' \
-            else it['pid']
-        end[it['cpu']] = (it['ts'], pid)
-    last = max(ts for ts, _ in end.values()) if end else 0
-    for ts, pid in end.values():
-        ours[pid] = ours.get(pid, 0) + last - ts
+    # lttng-cputop, like ltt stats, runs the task last on each CPU to
+    # the trace's last event
     theirs = {}
     for table in mi('cputop', '--limit', '1000000'):
         for row in table['data']:

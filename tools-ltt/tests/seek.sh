@@ -69,8 +69,9 @@ for t in "${traces[@]}"; do
 	mid=$(sed -n "$((lines / 2))p" "$tmp/full" | awk '{ print substr($2, 2) }')
 	check_seek "$n --from $mid --to $last" "$t" "$mid" "$last"
 	check_seek "$n --from 0 --to $mid" "$t" 0 "$mid"
-	check "$n --from past the end: nothing" "" \
-		"$("$ltt" report --from 100000 "$t" 2>&1)"
+	check "$n --from past the end: no line, the empty window said, status 1" "0 1 1" \
+		"$("$ltt" report --from 100000 "$t" 2>/dev/null | wc -l) $("$ltt" report --from 100000 "$t" 2>&1 |
+		   grep -c 'the window holds none of the trace') $("$ltt" report --from 100000 "$t" >/dev/null 2>&1; echo $?)"
 	check "$n stats --from --to: the window's events" \
 		"$(window "$tmp/full" "$mid" | grep -vc ' LOST ')" \
 		"$("$ltt" stats --from "$mid" "$t" | sed -n 's/^Trace .*: \([0-9]*\) events.*/\1/p')"

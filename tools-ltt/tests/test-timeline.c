@@ -419,6 +419,50 @@ void timeline_softirq_ends_before_a_gap(void **state)
 	remove_copy(dir);
 }
 
+/*
+ * A softirq with no event of its own ends where it began, even when the
+ * next event of its idle CPU, long after, is another softirq, an irq or
+ * a switch: the idle time between is not the softirq's.
+ */
+void timeline_softirq_ends_before_the_next_softirq(void **state)
+{
+	static const int64_t none[1];
+	const struct tl_call *c;
+	struct ltt_registry reg;
+	struct fx_writer w;
+	char dir[256];
+	struct run r;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/ltt-timeline-next-%d", getpid());
+	assert_int_equal(fx_registry(&reg), 0);
+	assert_int_equal(fx_open(&w, dir, &reg, 1, 4096, FX_CLOCK_OFFSET), 0);
+	fx_set_pid(&w, 0, 0);
+	EV(0, FX_T0 + 1000, "softirq", 7);		/* SCHED, idle */
+	EV(0, FX_T0 + 100000, "softirq", 7);		/* 99 us later */
+	EV(0, FX_T0 + 200000, "softirq", 1);		/* TIMER */
+	EV0(0, FX_T0 + 200500, "timer_expired");
+	EV(0, FX_T0 + 300000, "irq_entry", 4, 0);
+	EV0(0, FX_T0 + 300500, "irq_exit");
+	EV(0, FX_T0 + 400000, "softirq", 9);		/* RCU */
+	EV(0, FX_T0 + 500000, "sched_change", 15, 0, 0);
+	assert_int_equal(fx_close(&w, FX_T0 + 10000000), 0);
+	run_tl(&r, dir);
+	assert_int_equal(calls(&r, TL_SOFTIRQ, "SCHED", NULL), 2);
+	for (unsigned int i = 0; i < r.tl.n_calls; i++) {
+		c = &r.tl.calls[i];
+		if (c->kind != TL_SOFTIRQ)
+			continue;
+		if (!strcmp(r.tl.strings[c->name], "TIMER"))
+			assert_int_equal(c->t1, FX_T0 + 200500);
+		else
+			assert_int_equal(c->t1, c->t0);
+		assert_true(c->flags & TL_END_GUESSED);
+	}
+	run_free(&r);
+	remove_copy(dir);
+}
+
 void timeline_marks_file_changes(void **state)
 {
 	unsigned int i, renames = 0, unlinks = 0;

@@ -165,6 +165,7 @@ void remove_copy(const char *dir);
 	cmocka_unit_test(timeline_lost_events_cut_the_cpu),		\
 	cmocka_unit_test(timeline_json_strings_for_html),		\
 	cmocka_unit_test(timeline_softirq_ends_before_a_gap),		\
+	cmocka_unit_test(timeline_softirq_ends_before_the_next_softirq), \
 	cmocka_unit_test(timeline_marks_file_changes)
 
 #define TESTS_SYSCALLS							\
@@ -346,6 +347,7 @@ DECLARE(timeline_state_of_out_state);
 DECLARE(timeline_lost_events_cut_the_cpu);
 DECLARE(timeline_json_strings_for_html);
 DECLARE(timeline_softirq_ends_before_a_gap);
+DECLARE(timeline_softirq_ends_before_the_next_softirq);
 DECLARE(filter_matches_fields_and_context);
 DECLARE(filter_counts_errors_of_guest_mix);
 DECLARE(filter_reports_parse_errors);
