@@ -283,6 +283,21 @@ TEST_F(cg, mkdir_attach_rmdir_are_recorded)
 	ltt_trace_free(&t);
 }
 
+/* A child born in the cgroup open as @cgfd, which exits at once. */
+static pid_t clone_into(int cgfd)
+{
+	struct clone_args args = {
+		.flags = CLONE_INTO_CGROUP,
+		.exit_signal = SIGCHLD,
+		.cgroup = (unsigned int)cgfd,
+	};
+	pid_t pid = syscall(__NR_clone3, &args, sizeof(args));
+
+	if (!pid)
+		_exit(0);
+	return pid;
+}
+
 /*
  * clone3(CLONE_INTO_CGROUP) puts a child in another cgroup than its
  * parent's: process_ns follows its process_fork.  A plain fork in the
@@ -293,11 +308,6 @@ TEST_F(cg, a_child_born_elsewhere_says_where)
 	static const char *const names[] = {
 		"process_fork", "process_ns", NULL,
 	};
-	struct clone_args args = {
-		.flags = CLONE_INTO_CGROUP,
-		.exit_signal = SIGCHLD,
-		.cgroup = (unsigned int)self->fd_b,
-	};
 	const struct ltt_event *e;
 	struct ltt_trace t = { 0 };
 	pid_t into, plain;
@@ -306,9 +316,7 @@ TEST_F(cg, a_child_born_elsewhere_says_where)
 		SKIP(return, "not in the initial pid namespace: every fork says where");
 	ASSERT_EQ(0, ltt_set_events(&self->s, names)) TH_LOG("%s", ltt_err);
 	ltt_start_or_fail(_metadata, self->s.fd);
-	into = syscall(__NR_clone3, &args, sizeof(args));
-	if (!into)
-		_exit(0);
+	into = clone_into(self->fd_b);
 	ASSERT_LT(0, into) TH_LOG("clone3: %s", strerror(errno));
 	plain = fork();
 	if (!plain)
@@ -339,11 +347,6 @@ TEST_F(cg, a_filtered_session_sees_tasks_come_in)
 	static const char *const names[] = {
 		"cgroup_attach", "process_fork", "process_ns", NULL,
 	};
-	struct clone_args args = {
-		.flags = CLONE_INTO_CGROUP,
-		.exit_signal = SIGCHLD,
-		.cgroup = (unsigned int)self->fd_a,
-	};
 	const struct ltt_event *e;
 	struct ltt_trace t = { 0 };
 	pid_t into;
@@ -353,9 +356,7 @@ TEST_F(cg, a_filtered_session_sees_tasks_come_in)
 	ltt_start_or_fail(_metadata, self->s.fd);
 	ASSERT_EQ(0, cg_move(self->a, self->wb.pid));
 	ASSERT_EQ(0, cg_move(self->b, self->wb.pid));
-	into = syscall(__NR_clone3, &args, sizeof(args));
-	if (!into)
-		_exit(0);
+	into = clone_into(self->fd_a);
 	ASSERT_LT(0, into) TH_LOG("clone3: %s", strerror(errno));
 	waitpid(into, NULL, 0);
 	ltt_stop_and_read(_metadata, &self->s, &t);

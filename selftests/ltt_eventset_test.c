@@ -7,6 +7,8 @@
  * per event (LTT's 2004 traces averaged about 10.7).
  */
 #define _GNU_SOURCE
+#include <linux/sched.h>
+
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
 
@@ -249,6 +251,81 @@ static void cleanup_file(struct work *w)
 	unlink(FILE_PATH);
 }
 
+/* cgroup2 on a directory of the test's own, with a cgroup made in it. */
+static char cg_mnt[64], cg_dir[128];
+
+static const char *cgroup_unavailable(void)
+{
+	char fs[4096] = "";
+
+	ltt_read_str("/proc/filesystems", fs, sizeof(fs));
+	return strstr(fs, "cgroup2") ? NULL : "no cgroup2 (CONFIG_CGROUPS)";
+}
+
+static int prepare_cgroup(struct work *w)
+{
+	snprintf(cg_mnt, sizeof(cg_mnt), "/tmp/ltt-es.XXXXXX");
+	if (!mkdtemp(cg_mnt))
+		return ltt_fail("mkdtemp: %s", strerror(errno));
+	if (mount("cgroup2", cg_mnt, "cgroup2", 0, NULL)) {
+		rmdir(cg_mnt);
+		cg_mnt[0] = '\0';
+		return ltt_fail("mount cgroup2: %s", strerror(errno));
+	}
+	snprintf(cg_dir, sizeof(cg_dir), "%s/ltt-%d", cg_mnt, getpid());
+	if (mkdir(cg_dir, 0755))
+		return ltt_fail("mkdir %s: %s", cg_dir, strerror(errno));
+	return 0;
+}
+
+/*
+ * A cgroup made, the test moved into it and back, a child born in it
+ * (clone3's CLONE_INTO_CGROUP), the cgroup removed.
+ */
+static int run_cgroup(struct work *w)
+{
+	char x[160], procs[192];
+	struct clone_args args = {
+		.flags = CLONE_INTO_CGROUP,
+		.exit_signal = SIGCHLD,
+	};
+	pid_t child;
+	int fd, ret = 0;
+
+	snprintf(x, sizeof(x), "%s/X", cg_dir);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", x);
+	if (mkdir(x, 0755))
+		return ltt_fail("mkdir %s: %s", x, strerror(errno));
+	fd = open(x, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || ltt_write_str(procs, "0"))
+		ret = ltt_fail("into %s: %s", x, strerror(errno));
+	args.cgroup = fd;
+	child = ret ? -1 : syscall(__NR_clone3, &args, sizeof(args));
+	if (!child)
+		_exit(0);
+	if (child < 0 && !ret)
+		ret = ltt_fail("clone3 into %s: %s", x, strerror(errno));
+	if (child > 0)
+		waitpid(child, NULL, 0);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg_mnt);
+	ltt_write_str(procs, "0");
+	if (fd >= 0)
+		close(fd);
+	if (rmdir(x) && !ret)
+		ret = ltt_fail("rmdir %s: %s", x, strerror(errno));
+	return ret;
+}
+
+static void cleanup_cgroup(struct work *w)
+{
+	if (!cg_mnt[0])
+		return;
+	rmdir(cg_dir);
+	umount2(cg_mnt, MNT_DETACH);
+	rmdir(cg_mnt);
+	cg_mnt[0] = '\0';
+}
+
 static const struct workload w_syscalls = { "10 getppid() calls", NULL, run_syscalls };
 static const struct workload w_compat = { "10 ia32 getppid() calls",
 	.run = run_compat, .unavailable = compat_unavailable };
@@ -284,6 +361,9 @@ static const struct workload w_ipc = { "System V message queue, semaphore, share
 	NULL, run_ipc };
 static const struct workload w_start = { "START with a file open",
 	prepare_open_file, run_nothing, cleanup_file };
+static const struct workload w_cgroup = {
+	"a cgroup made, moved into, born in, removed",
+	prepare_cgroup, run_cgroup, cleanup_cgroup, cgroup_unavailable };
 
 FIXTURE(eventset) {
 	struct ltt_session s;
@@ -607,8 +687,33 @@ FIXTURE_VARIANT_ADD(eventset, fs_mmap_write) {
 	.work = &w_fs_changes,
 };
 
+FIXTURE_VARIANT_ADD(eventset, cgroup_mkdir) {
+	.event = "cgroup_mkdir",
+	.work = &w_cgroup,
+};
+
+FIXTURE_VARIANT_ADD(eventset, cgroup_rmdir) {
+	.event = "cgroup_rmdir",
+	.work = &w_cgroup,
+};
+
+FIXTURE_VARIANT_ADD(eventset, cgroup_attach) {
+	.event = "cgroup_attach",
+	.work = &w_cgroup,
+};
+
+FIXTURE_VARIANT_ADD(eventset, process_ns) {
+	.event = "process_ns",
+	.work = &w_cgroup,
+};
+
+FIXTURE_VARIANT_ADD(eventset, statedump_cgroup) {
+	.event = "statedump_cgroup",
+	.work = &w_cgroup,
+};
+
 /* Events of the variants above; the registry must have no other. */
-#define N_VARIANTS	62
+#define N_VARIANTS	67
 
 FIXTURE_SETUP(eventset)
 {
@@ -721,7 +826,11 @@ TEST_F(eventset, pid_filter_on_another_process_records_none)
 
 		if (!IS(ev, variant->event))
 			continue;
-		if (!strncmp(variant->event, "statedump_", 10) &&
+		/* The dump names every cgroup, whatever the filters. */
+		if (!strcmp(variant->event, "statedump_cgroup"))
+			continue;
+		if ((!strncmp(variant->event, "statedump_", 10) ||
+		     !strcmp(variant->event, "process_ns")) &&
 		    FIELD(ev, "pid") == other)
 			continue;
 		if (!n++)

@@ -42,21 +42,31 @@ int check_stdout(const char *cmd)
 	return -1;
 }
 
+/*
+ * Say what is wrong with @dir itself, before what it lacks, and exit 1;
+ * return when it is a directory.
+ */
+static void trace_dir_or_die(const char *cmd, const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		warnx_cmd(cmd, "%s: %s", dir, errno == ENOENT ?
+			  "no such directory" : strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		warnx_cmd(cmd, "%s: not a directory (a trace is one)", dir);
+	else
+		return;
+	exit(1);
+}
+
 struct ltt_trace *open_trace_or_die(const char *cmd, const char *dir)
 {
 	struct ltt_trace *t = ltt_trace_open(dir);
-	struct stat st;
 
 	if (!t) {
-		/* what is wrong with @dir itself, before what it lacks */
-		if (stat(dir, &st))
-			warnx_cmd(cmd, "%s: %s", dir, errno == ENOENT ?
-				  "no such directory" : strerror(errno));
-		else if (!S_ISDIR(st.st_mode))
-			warnx_cmd(cmd, "%s: not a directory (a trace is one)",
-				  dir);
-		else
-			warnx_cmd(cmd, "%s", ltt_error());
+		trace_dir_or_die(cmd, dir);
+		warnx_cmd(cmd, "%s", ltt_error());
 		exit(1);
 	}
 	return t;
@@ -66,8 +76,11 @@ struct ltt_trace *open_traces_or_die(const char *cmd, char *const *dirs,
 				     unsigned int n)
 {
 	struct ltt_trace *t = ltt_trace_open_dirs((const char *const *)dirs, n);
+	unsigned int i;
 
 	if (!t) {
+		for (i = 0; i < n; i++)
+			trace_dir_or_die(cmd, dirs[i]);
 		warnx_cmd(cmd, "%s", ltt_error());
 		exit(1);
 	}
