@@ -40,6 +40,16 @@ static unsigned long long ino_of(const char *path)
 }
 
 /*
+ * Ids compared as far as both sides know them: on a 32-bit machine
+ * without CONFIG_FHANDLE only the inode number, the id's low 32 bits
+ * (its high ones are kernfs's generation).
+ */
+static __s64 idv(__s64 id)
+{
+	return sizeof(long) == 8 ? id : id & 0xffffffffLL;
+}
+
+/*
  * A cgroup's id, as its file handle gives it (as bpf does), or without
  * CONFIG_FHANDLE its directory's inode number, which the id is on
  * 64-bit machines.  0 on error.
@@ -55,7 +65,7 @@ static unsigned long long cg_id(const char *path)
 
 	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mnt, 0) ||
 	    h.fh.handle_bytes < sizeof(id))
-		return sizeof(long) == 8 ? ino_of(path) : 0;
+		return ino_of(path);
 	memcpy(&id, h.fh.f_handle, sizeof(id));
 	return id;
 }
@@ -193,7 +203,7 @@ static const struct ltt_event *find(const struct ltt_registry *reg,
 
 	for (i = 0; i < t->n; i++)
 		if (ltt_ev_is(reg, &t->ev[i], name) &&
-		    ltt_ev_field(reg, &t->ev[i], f) == v)
+		    idv(ltt_ev_field(reg, &t->ev[i], f)) == idv(v))
 			return &t->ev[i];
 	return NULL;
 }
@@ -228,7 +238,7 @@ TEST_F(cg, state_dump_names_the_cgroups_and_where_each_task_lives)
 
 	e = find(&self->s.reg, &t, "statedump_cgroup", "id", a);
 	ASSERT_NE(NULL, e) TH_LOG("no statedump_cgroup of A (id %llu)", a);
-	EXPECT_EQ((__s64)top, ltt_ev_field(&self->s.reg, e, "parent"));
+	EXPECT_EQ(idv(top), idv(ltt_ev_field(&self->s.reg, e, "parent")));
 	snprintf(tail, sizeof(tail), "/ltt-%d/A", getpid());
 	EXPECT_TRUE(ends_with(e->str, tail)) TH_LOG("A's path: %s", e->str);
 	EXPECT_EQ('/', e->str[0]) TH_LOG("A's path: %s", e->str);
@@ -237,7 +247,7 @@ TEST_F(cg, state_dump_names_the_cgroups_and_where_each_task_lives)
 
 	e = find(&self->s.reg, &t, "process_ns", "pid", self->wa.pid);
 	ASSERT_NE(NULL, e) TH_LOG("no process_ns of A's worker");
-	EXPECT_EQ((__s64)a, ltt_ev_field(&self->s.reg, e, "cgroup"));
+	EXPECT_EQ(idv(a), idv(ltt_ev_field(&self->s.reg, e, "cgroup")));
 	EXPECT_EQ((__s64)ino_of("/proc/self/ns/pid"),
 		  ltt_ev_field(&self->s.reg, e, "pidns"));
 	EXPECT_EQ(self->wa.pid, ltt_ev_field(&self->s.reg, e, "vpid"));
@@ -270,7 +280,7 @@ TEST_F(cg, mkdir_attach_rmdir_are_recorded)
 
 	e = find(&self->s.reg, &t, "cgroup_mkdir", "id", x);
 	ASSERT_NE(NULL, e) TH_LOG("no cgroup_mkdir of %s (id %llu)", dir, x);
-	EXPECT_EQ((__s64)cg_id(self->top), ltt_ev_field(&self->s.reg, e, "parent"));
+	EXPECT_EQ(idv(cg_id(self->top)), idv(ltt_ev_field(&self->s.reg, e, "parent")));
 	EXPECT_TRUE(ends_with(e->str, "/X")) TH_LOG("path %s", e->str);
 	e = find(&self->s.reg, &t, "cgroup_attach", "id", x);
 	ASSERT_NE(NULL, e) TH_LOG("no cgroup_attach to X");
@@ -329,7 +339,7 @@ TEST_F(cg, a_child_born_elsewhere_says_where)
 	ASSERT_NE(NULL, find(&self->s.reg, &t, "process_fork", "child", into));
 	e = find(&self->s.reg, &t, "process_ns", "pid", into);
 	ASSERT_NE(NULL, e) TH_LOG("no process_ns of the child born in B");
-	EXPECT_EQ((__s64)cg_id(self->b), ltt_ev_field(&self->s.reg, e, "cgroup"));
+	EXPECT_EQ(idv(cg_id(self->b)), idv(ltt_ev_field(&self->s.reg, e, "cgroup")));
 	EXPECT_NE(NULL, find(&self->s.reg, &t, "process_fork", "child", plain));
 	EXPECT_EQ(NULL, find(&self->s.reg, &t, "process_ns", "pid", plain))
 		TH_LOG("a plain fork needs no process_ns");
@@ -363,7 +373,7 @@ TEST_F(cg, a_filtered_session_sees_tasks_come_in)
 
 	e = find(&self->s.reg, &t, "cgroup_attach", "pid", self->wb.pid);
 	ASSERT_NE(NULL, e) TH_LOG("no cgroup_attach of the task moved into A");
-	EXPECT_EQ((__s64)cg_id(self->a), ltt_ev_field(&self->s.reg, e, "id"));
+	EXPECT_EQ(idv(cg_id(self->a)), idv(ltt_ev_field(&self->s.reg, e, "id")));
 	EXPECT_EQ(NULL, find(&self->s.reg, &t, "cgroup_attach", "id",
 			     cg_id(self->b)))
 		TH_LOG("the move out of A, to B, recorded");
@@ -371,7 +381,7 @@ TEST_F(cg, a_filtered_session_sees_tasks_come_in)
 		TH_LOG("no process_fork of the child born in A");
 	e = find(&self->s.reg, &t, "process_ns", "pid", into);
 	ASSERT_NE(NULL, e) TH_LOG("no process_ns of the child born in A");
-	EXPECT_EQ((__s64)cg_id(self->a), ltt_ev_field(&self->s.reg, e, "cgroup"));
+	EXPECT_EQ(idv(cg_id(self->a)), idv(ltt_ev_field(&self->s.reg, e, "cgroup")));
 	ltt_trace_free(&t);
 }
 
@@ -556,14 +566,14 @@ static int nobody_sees(unsigned long long a, unsigned long long b,
 		__s64 id;
 
 		if (ltt_ev_is(&s.reg, e, "statedump_cgroup")) {
-			id = ltt_ev_field(&s.reg, e, "id");
-			if (id == (__s64)u)
+			id = idv(ltt_ev_field(&s.reg, e, "id"));
+			if (id == idv(u))
 				seen |= seen & 1 ? 8 : 1;
-			else if (id == (__s64)a || id == (__s64)b)
+			else if (id == idv(a) || id == idv(b))
 				seen |= 2;
 		} else if (ltt_ev_is(&s.reg, e, "process_ns")) {
-			id = ltt_ev_field(&s.reg, e, "cgroup");
-			if (id == (__s64)a || id == (__s64)b ||
+			id = idv(ltt_ev_field(&s.reg, e, "cgroup"));
+			if (id == idv(a) || id == idv(b) ||
 			    ltt_ev_field(&s.reg, e, "pid") == wa ||
 			    ltt_ev_field(&s.reg, e, "pid") == wb)
 				seen |= 4;

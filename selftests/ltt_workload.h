@@ -145,10 +145,14 @@ static inline int ltt_setup_pinned(struct __test_metadata *_metadata,
 	return cpu;
 }
 
-/* Buffers for tests that record the whole system: 1 MiB per CPU. */
+/*
+ * Buffers for tests that record the whole system, read after STOP: 2 MiB
+ * per CPU, room for every event of a workload and the state dump on a
+ * slow 32-bit guest.
+ */
 static const struct ltt_create ltt_create_big = {
 	.subbuf_size = 65536,
-	.n_subbufs = 16,
+	.n_subbufs = 32,
 	.mode = LTT_MODE_DISCARD,
 };
 
