@@ -11,14 +11,9 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <linux/sched.h>
 
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
-
-#ifndef CLONE_INTO_CGROUP
-#define CLONE_INTO_CGROUP 0x200000000ULL
-#endif
 
 #define CALLS	40
 
@@ -293,21 +288,6 @@ TEST_F(cg, mkdir_attach_rmdir_are_recorded)
 	ltt_trace_free(&t);
 }
 
-/* A child born in the cgroup open as @cgfd, which exits at once. */
-static pid_t clone_into(int cgfd)
-{
-	struct clone_args args = {
-		.flags = CLONE_INTO_CGROUP,
-		.exit_signal = SIGCHLD,
-		.cgroup = (unsigned int)cgfd,
-	};
-	pid_t pid = syscall(__NR_clone3, &args, sizeof(args));
-
-	if (!pid)
-		_exit(0);
-	return pid;
-}
-
 /*
  * clone3(CLONE_INTO_CGROUP) puts a child in another cgroup than its
  * parent's: process_ns follows its process_fork.  A plain fork in the
@@ -326,7 +306,9 @@ TEST_F(cg, a_child_born_elsewhere_says_where)
 		SKIP(return, "not in the initial pid namespace: every fork says where");
 	ASSERT_EQ(0, ltt_set_events(&self->s, names)) TH_LOG("%s", ltt_err);
 	ltt_start_or_fail(_metadata, self->s.fd);
-	into = clone_into(self->fd_b);
+	/* The state dump's process_ns over first: it would name the child. */
+	usleep(200000);
+	into = ltt_clone_into(self->fd_b);
 	ASSERT_LT(0, into) TH_LOG("clone3: %s", strerror(errno));
 	plain = fork();
 	if (!plain)
@@ -366,7 +348,7 @@ TEST_F(cg, a_filtered_session_sees_tasks_come_in)
 	ltt_start_or_fail(_metadata, self->s.fd);
 	ASSERT_EQ(0, cg_move(self->a, self->wb.pid));
 	ASSERT_EQ(0, cg_move(self->b, self->wb.pid));
-	into = clone_into(self->fd_a);
+	into = ltt_clone_into(self->fd_a);
 	ASSERT_LT(0, into) TH_LOG("clone3: %s", strerror(errno));
 	waitpid(into, NULL, 0);
 	ltt_stop_and_read(_metadata, &self->s, &t);

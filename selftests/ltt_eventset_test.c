@@ -7,8 +7,6 @@
  * per event (LTT's 2004 traces averaged about 10.7).
  */
 #define _GNU_SOURCE
-#include <linux/sched.h>
-
 #include "kselftest_harness.h"
 #include "ltt_workload.h"
 
@@ -285,10 +283,6 @@ static int prepare_cgroup(struct work *w)
 static int run_cgroup(struct work *w)
 {
 	char x[160], procs[192];
-	struct clone_args args = {
-		.flags = CLONE_INTO_CGROUP,
-		.exit_signal = SIGCHLD,
-	};
 	pid_t child;
 	int fd, ret = 0;
 
@@ -299,10 +293,7 @@ static int run_cgroup(struct work *w)
 	fd = open(x, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || ltt_write_str(procs, "0"))
 		ret = ltt_fail("into %s: %s", x, strerror(errno));
-	args.cgroup = fd;
-	child = ret ? -1 : syscall(__NR_clone3, &args, sizeof(args));
-	if (!child)
-		_exit(0);
+	child = ret ? -1 : ltt_clone_into(fd);
 	if (child < 0 && !ret)
 		ret = ltt_fail("clone3 into %s: %s", x, strerror(errno));
 	if (child > 0)

@@ -41,6 +41,7 @@
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <linux/sched.h>
 
 #include "ltt_util.h"
 
@@ -1434,6 +1435,28 @@ static inline void ltt_worker_end(struct ltt_worker *w)
 	close(w->cmd);
 	close(w->ack);
 	w->pid = 0;
+}
+
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
+/*
+ * A child born in the cgroup open as @cgfd (clone3's CLONE_INTO_CGROUP),
+ * which exits at once: its pid, or -1 and errno.
+ */
+static inline pid_t ltt_clone_into(int cgfd)
+{
+	struct clone_args args = {
+		.flags = CLONE_INTO_CGROUP,
+		.exit_signal = SIGCHLD,
+		.cgroup = (unsigned int)cgfd,
+	};
+	pid_t pid = syscall(__NR_clone3, &args, sizeof(args));
+
+	if (!pid)
+		_exit(0);
+	return pid;
 }
 
 #endif /* __LTT_WORKLOAD_H */
