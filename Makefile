@@ -9,7 +9,8 @@
 #   make boot         boot it under QEMU and run the selftests
 #   make boot-hotplug the CPU hotplug selftest on -smp 4
 #   make boot-lockdown the lockdown selftest, booted lockdown=confidentiality
-#   make check-debug  the selftests on a KASAN + lockdep kernel
+#   make check-debug  the selftests on a KASAN + lockdep kernel, then make check-rt
+#   make check-rt     the selftests on a PREEMPT_RT kernel with lockdep
 #   make demo         record a mixed workload in the guest: build/demo-trace/
 #   make e2e          the demo, then babeltrace2 and ltt report must agree
 #   make watch-test   every ltt watch script names its culprit in the guest
@@ -38,7 +39,7 @@
 SHELL := /bin/bash
 export KSRC
 
-.PHONY: all check patches check-patches kernel initramfs boot check-debug \
+.PHONY: all check patches check-patches kernel initramfs boot check-debug check-rt \
 	cross checkpatch bisect deps clean help tools tools-test doc-check demo e2e \
 	watch-test snapshot-test bench bench-readers profile deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
 	view-test boot-hotplug boot-lockdown relayd-test relayd-guest check-arch check-arch-ci deps-arch
@@ -88,6 +89,13 @@ check-debug: deps
 	LTT_FLAVOUR=debug scripts/kernel.sh
 	LTT_FLAVOUR=debug scripts/initramfs.sh
 	LTT_FLAVOUR=debug scripts/boot.sh
+	$(MAKE) check-rt
+
+# PREEMPT_RT with lockdep and the atomic-sleep check: every selftest, no splat.
+check-rt: deps
+	LTT_FLAVOUR=rt scripts/kernel.sh
+	LTT_FLAVOUR=rt scripts/initramfs.sh
+	LTT_FLAVOUR=rt scripts/boot.sh
 
 cross: deps
 	scripts/cross.sh
