@@ -104,7 +104,12 @@ static void lb_open(struct ltt_buf *buf, unsigned long pkt, u64 ts)
 	h->magic = LTT_PACKET_MAGIC;
 	h->stream_id = 0;
 	h->timestamp_begin = ts;
-	h->packet_seq_num = pkt >> buf->sb_order;
+	/*
+	 * @pkt's all bits, divided by the sub-buffer size: counted rather
+	 * than taken from @pkt, whose bits stop at 4 GiB on a 32-bit kernel.
+	 */
+	sb->seq += buf->n_mask + 1;
+	h->packet_seq_num = sb->seq;
 	h->cpu_id = buf->cpu;
 	/* Whose pid the owner lets the reader see. */
 	h->pid = buf->ops->packet_pid(buf->owner, current);
@@ -119,12 +124,15 @@ static void lb_close(struct ltt_buf *buf, unsigned long end, u64 ts)
 {
 	struct ltt_packet_header *h = lb_header(buf, end);
 	unsigned long used = lb_sb_off(buf, end);
+	u64 lost = lb_widen_count(local_read(&buf->lost), buf->lost_reported);
 
 	h->timestamp_end = ts;
 	h->content_size = (u64)used * BITS_PER_BYTE;
 	h->packet_size = (u64)ALIGN(used, 8) * BITS_PER_BYTE;
-	h->events_discarded = local_read(&buf->lost);
-	buf->lost_reported = h->events_discarded;
+	h->events_discarded = lost;
+	buf->lost_reported = lost;
+	buf->produced_closed = lb_widen_count(local_read(&buf->produced),
+					      buf->produced_closed);
 	lb_commit(buf, end, lb_subbuf_size(buf) - used, false);
 }
 
@@ -177,6 +185,17 @@ static __always_inline bool lb_reserve(struct ltt_buf *buf, unsigned int id,
 		new = slot->pos + (slot->commit ? need : 0);
 	} while (local_cmpxchg(&buf->offset, old, new) != old);
 
+	/*
+	 * A snapshot reader copying the last lap of the sub-buffer that
+	 * opens checks, after its copy, that the offset has not reached the
+	 * new lap: the offset must be seen before the new lap's bytes.
+	 * local_cmpxchg() orders nothing on powerpc or mips.  The caller
+	 * keeps interrupts off meanwhile in a flight recorder, so that no
+	 * nested writer writes the new lap before the barrier
+	 * (Documentation/trace/ltt.rst, "Snapshots while recording").
+	 */
+	if (open && buf->overwrite)
+		smp_wmb();
 	if (close)
 		lb_close(buf, old, slot->ts);
 	if (!slot->commit)
@@ -209,11 +228,19 @@ void lb_write_slow(struct ltt_buf *buf, unsigned int id, const void *rec,
 {
 	/* Filled in by lb_reserve(): not zeroed at every event. */
 	struct lb_slot slot __uninitialized;
+	unsigned long flags = 0;
+	bool ok;
 	u8 *p;
 	u32 word;
 	u16 id16;
 
-	if (!lb_reserve(buf, id, len + slen, &slot))
+	/* A flight recorder's reservation with lb_reserve()'s barrier. */
+	if (buf->overwrite)
+		local_irq_save(flags);
+	ok = lb_reserve(buf, id, len + slen, &slot);
+	if (buf->overwrite)
+		local_irq_restore(flags);
+	if (!ok)
 		return;
 	ltt_selftest_recurse(id);
 
@@ -266,7 +293,7 @@ static void lb_report_lost(struct ltt_buf *buf)
 	struct ltt_packet_header *h;
 	u64 ts = lb_clock(READ_ONCE(buf->last_ts));
 
-	if (local_read(&buf->lost) == buf->lost_reported)
+	if (local_read(&buf->lost) == (unsigned long)buf->lost_reported)
 		return;
 	if (lb_can_open(buf, w)) {
 		local_set(&buf->offset, w + lb_subbuf_size(buf));
@@ -279,8 +306,9 @@ static void lb_report_lost(struct ltt_buf *buf)
 	if (lb_state(buf, w)->ready != w)
 		return;
 	h = lb_ptr(buf, w);
-	h->events_discarded = local_read(&buf->lost);
-	buf->lost_reported = h->events_discarded;
+	buf->lost_reported = lb_widen_count(local_read(&buf->lost),
+					    buf->lost_reported);
+	h->events_discarded = buf->lost_reported;
 }
 
 /* Periodic flush, so that a quiet CPU's events still reach the reader. */
@@ -417,6 +445,24 @@ void ltt_buf_stopped(struct ltt_buf *buf)
 	wake_up_all(&buf->wait);
 }
 
+/*
+ * A u64 that the buffer's CPU writes, read from another: on a 32-bit
+ * kernel its halves may come from two writes, so read it until two reads
+ * agree.  It changes once a packet.
+ */
+static u64 lb_read_u64(const u64 *p)
+{
+	u64 v, again;
+
+	if (IS_ENABLED(CONFIG_64BIT))
+		return READ_ONCE(*p);
+	for (again = READ_ONCE(*p);; again = v) {
+		v = READ_ONCE(*p);
+		if (v == again)
+			return v;
+	}
+}
+
 /**
  * ltt_buf_status - read a buffer's accounting
  * @buf: the buffer
@@ -424,12 +470,31 @@ void ltt_buf_stopped(struct ltt_buf *buf)
  */
 void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st)
 {
+	u64 produced = lb_read_u64(&buf->produced_closed);
+	u64 lost = lb_read_u64(&buf->lost_reported);
+
 	guard(mutex)(&buf->lock);
 	st->cpu = buf->cpu;
 	st->__reserved = 0;
-	st->produced = local_read(&buf->produced);
-	st->lost = local_read(&buf->lost);
+	/* Widened after the reads above: the counters only grow. */
+	st->produced = lb_widen_count(local_read(&buf->produced), produced);
+	st->lost = lb_widen_count(local_read(&buf->lost), lost);
 	st->delivered = buf->delivered;
+}
+
+/*
+ * Where a new buffer's positions start: 0, or, for a selftest, short of
+ * 4 GiB, where the offsets of a 32-bit kernel wrap (offset_wrap_mib).
+ * The ring's start, so that the first packet is the first sub-buffer's.
+ */
+static unsigned long lb_origin(const struct ltt_buf *buf)
+{
+	u64 back = (u64)ltt_selftest_knob(LTT_KNOB_OFFSET_WRAP_MIB) << 20;
+
+	back = round_up(back, lb_size(buf));
+	if (!back || back >= BIT_ULL(32))
+		return 0;
+	return (unsigned long)(BIT_ULL(32) - back);
 }
 
 /**
@@ -443,7 +508,7 @@ struct ltt_buf *ltt_buf_create(const struct ltt_buf_config *cfg,
 			       unsigned int cpu)
 {
 	struct ltt_buf *buf;
-	unsigned long i;
+	unsigned long i, origin;
 
 	buf = kzalloc_node(sizeof(*buf), GFP_KERNEL_ACCOUNT, cpu_to_node(cpu));
 	if (!buf)
@@ -480,12 +545,18 @@ struct ltt_buf *ltt_buf_create(const struct ltt_buf_config *cfg,
 		return ERR_PTR(-ENOMEM);
 	}
 	/* Pretend a lap -1 completed, so the first lap may open. */
-	for (i = 0; i < cfg->n_subbufs; i++)
-		buf->sb[i].ready = (i << buf->sb_order) - lb_size(buf);
-	local_set(&buf->offset, 0);
+	origin = lb_origin(buf);
+	for (i = 0; i < cfg->n_subbufs; i++) {
+		buf->sb[i].ready = origin + (i << buf->sb_order) - lb_size(buf);
+		buf->sb[i].seq = (origin >> buf->sb_order) + (u64)i -
+				 cfg->n_subbufs;
+	}
+	buf->origin = origin;
+	buf->snap_end = origin;
+	local_set(&buf->offset, origin);
 	local_set(&buf->lost, 0);
 	local_set(&buf->produced, 0);
-	atomic_long_set(&buf->consumed, 0);
+	atomic_long_set(&buf->consumed, origin);
 	return buf;
 }
 
@@ -628,8 +699,9 @@ static void lb_switch_here(void *buf)
  */
 static long lb_snapshot(struct ltt_buf *buf, struct ltt_snapshot __user *arg)
 {
-	unsigned long sbsize = lb_subbuf_size(buf), w;
+	unsigned long sbsize = lb_subbuf_size(buf);
 	struct ltt_snapshot snap;
+	u64 w;
 
 	if (!buf->overwrite)
 		return -EINVAL;
@@ -641,15 +713,17 @@ static long lb_snapshot(struct ltt_buf *buf, struct ltt_snapshot __user *arg)
 		else
 			lb_switch(buf);
 		cpus_read_unlock();
-		w = local_read(&buf->offset);
+		/* All bits, though a 32-bit offset wraps at 4 GiB. */
+		w = lb_widen(local_read(&buf->offset), buf->snap_end);
+		buf->snap_end = w;
 	}
 	/*
 	 * The packet open at @w, or the next one, takes its sub-buffer: the
 	 * ring holds one packet less than it has sub-buffers.
 	 */
-	snap.end = w & ~(sbsize - 1);
-	snap.begin = 0;
-	if (snap.end + sbsize > lb_size(buf))
+	snap.end = w & ~(u64)(sbsize - 1);
+	snap.begin = buf->origin;
+	if (snap.end + sbsize > buf->origin + lb_size(buf))
 		snap.begin = snap.end + sbsize - lb_size(buf);
 	if (copy_to_user(arg, &snap, sizeof(snap)))
 		return -EFAULT;
@@ -660,42 +734,49 @@ static long lb_snapshot(struct ltt_buf *buf, struct ltt_snapshot __user *arg)
  * Copy the packet at @req.pos out of a recording flight recorder, and
  * tell whether a writer came back to its sub-buffer meanwhile: a writer
  * moves the write offset before it writes, so a copy made before the
- * offset is seen short of the sub-buffer's next lap is whole.  No lock:
- * the fd holds the buffer, and nothing here waits for the writers.
+ * offset is seen short of the sub-buffer's next lap is whole.  The lock
+ * only for the last snapshot's end, which gives the offset its high bits
+ * on a 32-bit kernel (exact while less than 4 GiB are written between
+ * two snapshots); the copy holds none: the fd holds the buffer, and
+ * nothing here waits for the writers.
  */
 static long lb_snapshot_read(struct ltt_buf *buf,
 			     struct ltt_snapshot_read __user *arg)
 {
-	unsigned long sbsize = lb_subbuf_size(buf), pos, w;
+	unsigned long sbsize = lb_subbuf_size(buf), at;
 	struct ltt_snapshot_read req;
 	struct ltt_packet_header *h;
-	u64 size;
+	u64 size, pos, ref, w;
 
 	if (!buf->overwrite)
 		return -EINVAL;
 	if (copy_from_user(&req, arg, sizeof(req)))
 		return -EFAULT;
 	pos = req.pos;
-	if (pos != req.pos || pos & (sbsize - 1))
+	if (pos & (sbsize - 1) || pos < buf->origin)
 		return -EINVAL;
-	w = local_read(&buf->offset);
+	/* The positions of the last snapshot, all of their bits. */
+	scoped_guard(mutex, &buf->lock)
+		ref = buf->snap_end;
+	w = lb_widen(local_read(&buf->offset), ref);
 	if (pos >= w)
 		return -EINVAL;
 	if (w - pos > lb_size(buf))
 		return -ESTALE;
+	at = (unsigned long)pos;
 	/* Pairs with the release in lb_complete(). */
-	if (smp_load_acquire(&lb_state(buf, pos)->ready) != pos)
+	if (smp_load_acquire(&lb_state(buf, at)->ready) != at)
 		return -EAGAIN;
-	h = lb_ptr(buf, pos);
+	h = lb_ptr(buf, at);
 	size = READ_ONCE(h->packet_size) / BITS_PER_BYTE;
 	if (size < LB_PKT_HDR || size > sbsize)
 		size = sbsize;	/* being overwritten: the check below says so */
 	if (copy_to_user(u64_to_user_ptr(req.buf), h, size))
 		return -EFAULT;
 	ltt_selftest_sleep(LTT_KNOB_SNAPSHOT_DELAY_MS);
-	/* The copy before the offset: pairs with the writers' cmpxchg. */
+	/* The copy before the offset: pairs with lb_reserve()'s smp_wmb(). */
 	smp_rmb();
-	if (local_read(&buf->offset) - pos > lb_size(buf))
+	if (lb_widen(local_read(&buf->offset), ref) - pos > lb_size(buf))
 		return -ESTALE;
 	if (put_user(size, &arg->size))
 		return -EFAULT;

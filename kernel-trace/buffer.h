@@ -68,12 +68,17 @@ struct ltt_buf_config {
 	void *owner;
 };
 
-/* Per sub-buffer state; commit and events are written by the owning CPU. */
+/*
+ * Per sub-buffer state; commit, events and seq are written by the owning
+ * CPU.  The laps of one sub-buffer open one after the other (a lap opens
+ * once the last is complete), so @seq needs no atomic operation.
+ */
 struct ltt_subbuf_state {
 	local_t commit;			/* bytes committed, this lap */
 	local_t events;			/* records committed, this lap */
 	unsigned long unread;		/* records of the last lap, until read */
 	unsigned long ready;		/* start of the last complete packet */
+	u64 seq;			/* packet_seq_num of this lap's packet */
 };
 
 /* Where a buffer is in its life, for its reader. */
@@ -98,7 +103,12 @@ struct ltt_buf {
 	unsigned int n_mask;		/* number of sub-buffers - 1 */
 
 	local_t lost;			/* events dropped or overwritten */
-	u64 lost_reported;		/* @lost in the last closed packet */
+	/*
+	 * @lost and @produced as of the last packet closed, all of their
+	 * bits: on a 32-bit kernel the local_t counters wrap at 2^32.
+	 */
+	u64 lost_reported;
+	u64 produced_closed;
 
 	/* Set up once. */
 	const struct ltt_buf_ops *ops;
@@ -112,6 +122,8 @@ struct ltt_buf {
 
 	/* Reader side, under @lock. */
 	struct mutex lock;
+	u64 origin;			/* position of the first packet */
+	u64 snap_end;			/* @offset at the last snapshot, all bits */
 	int state;			/* enum ltt_buf_state; poll reads it unlocked */
 	int was;			/* @state before ltt_buf_arm() */
 	atomic_long_t consumed ____cacheline_aligned_in_smp;
@@ -136,7 +148,39 @@ void ltt_buf_wake_room(struct ltt_buf *buf);
 void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st);
 int ltt_buf_open_fd(struct ltt_buf *buf);
 
+/**
+ * ltt_buf_count_lost - count an event offered and lost, not written
+ * @buf: the buffer of the current CPU; preemption must be disabled
+ */
+static inline void ltt_buf_count_lost(struct ltt_buf *buf)
+{
+	local_inc(&buf->produced);
+	local_inc(&buf->lost);
+}
+
 #define LB_PKT_HDR	sizeof(struct ltt_packet_header)
+
+/*
+ * The 64-bit value of the counter or position whose low bits are @now,
+ * given @ref, a value of it from before, less than 2^BITS_PER_LONG
+ * behind: on a 64-bit kernel simply @now.
+ */
+static __always_inline u64 lb_widen(unsigned long now, u64 ref)
+{
+	return ref + (unsigned long)(now - (unsigned long)ref);
+}
+
+/*
+ * The same for a counter whose @ref is at most 2^(BITS_PER_LONG - 1)
+ * behind, and which @now, read earlier or by a writer that an interrupt
+ * overtook, may trail: then @ref.
+ */
+static __always_inline u64 lb_widen_count(unsigned long now, u64 ref)
+{
+	long d = (long)(now - (unsigned long)ref);
+
+	return d < 0 ? ref : ref + d;
+}
 
 /*
  * Writes in progress on this CPU.  Task, softirq, irq and NMI context

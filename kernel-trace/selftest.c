@@ -21,6 +21,10 @@
  *                    from a hard interrupt on its CPU, its task current
  *   dump_delay_ms    the state dump sleeps this long before each record:
  *                    a small dump lasts as long as a big system's
+ *   offset_wrap_mib  a buffer made while it is set starts its write
+ *                    offset this many MiB short of 4 GiB, where a 32-bit
+ *                    kernel's offsets wrap: a test reaches the wrap with
+ *                    a few MiB written rather than 4 GiB
  *   probes_attached  (read) whether the probes are attached
  *
  * The knobs widen race windows so that a test hits them every time.
@@ -47,6 +51,7 @@ static const char *const ltt_knob_names[LTT_NR_KNOBS] = {
 	[LTT_KNOB_SNAPSHOT_DELAY_MS]	= "snapshot_delay_ms",
 	[LTT_KNOB_IRQ_REPEAT]		= "irq_repeat",
 	[LTT_KNOB_DUMP_DELAY_MS]	= "dump_delay_ms",
+	[LTT_KNOB_OFFSET_WRAP_MIB]	= "offset_wrap_mib",
 };
 
 static void ltt_selftest_hi_tasklet_fn(struct tasklet_struct *t)

@@ -21,6 +21,7 @@ enum ltt_knob {
 	LTT_KNOB_SNAPSHOT_DELAY_MS,	/* a snapshot read sleeps mid-copy */
 	LTT_KNOB_IRQ_REPEAT,		/* a custom event again, in hardirq */
 	LTT_KNOB_DUMP_DELAY_MS,		/* the state dump sleeps per record */
+	LTT_KNOB_OFFSET_WRAP_MIB,	/* new buffers start this short of 4 GiB */
 	LTT_NR_KNOBS
 };
 
@@ -31,6 +32,12 @@ void ltt_selftest_sleep(enum ltt_knob knob);
 void ltt_selftest_spin(enum ltt_knob knob);
 void __ltt_selftest_irq_repeat(unsigned int id, bool user, const void *data,
 			       unsigned int size);
+
+/* A knob's value, for the knobs that set a value rather than a delay. */
+static inline u32 ltt_selftest_knob(enum ltt_knob knob)
+{
+	return READ_ONCE(ltt_knobs[knob]);
+}
 
 /* irq_repeat: log a custom event again from a hard interrupt, once. */
 static __always_inline void ltt_selftest_irq_repeat(unsigned int id, bool user,
@@ -59,6 +66,11 @@ static __always_inline void ltt_selftest_recurse(unsigned int id)
 #else
 static inline void ltt_selftest_sleep(enum ltt_knob knob)
 {
+}
+
+static inline u32 ltt_selftest_knob(enum ltt_knob knob)
+{
+	return 0;
 }
 
 static inline void ltt_selftest_spin(enum ltt_knob knob)

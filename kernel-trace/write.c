@@ -423,6 +423,27 @@ void ltt_session_write(struct ltt_session *s, unsigned int id,
 }
 
 /**
+ * ltt_session_count_lost - count a record of @s lost, unwritten
+ * @s: the session
+ * @id: the event id
+ *
+ * For the state dump that a stop cut short: what it would have written
+ * is counted lost, as what did not fit would be.
+ */
+void ltt_session_count_lost(struct ltt_session *s, unsigned int id)
+{
+	struct ltt_buf *buf;
+
+	guard(preempt_notrace)();
+	if (READ_ONCE(s->state) != LTT_SESSION_RECORDING ||
+	    !test_bit(id, s->mask))
+		return;
+	buf = s->bufs[smp_processor_id()];
+	if (buf)
+		ltt_buf_count_lost(buf);
+}
+
+/**
  * ltt_write_custom - record a custom event for the current task
  * @id: its type's id
  * @user: the type was made by user space (a user session records only

@@ -741,4 +741,146 @@ TEST(snapshot_ioctls_refuse_what_is_not_a_packet)
 	ltt_session_close(&s);
 }
 
+#define WRAP_KNOB	"/sys/kernel/debug/ltt/offset_wrap_mib"
+/* Past the wrap by as much again as the knob puts before it. */
+#define WRAP_BYTES	(2U << 20)
+/* getppid() calls of at least WRAP_BYTES of syscall records. */
+#define WRAP_CALLS	(WRAP_BYTES / 16)
+
+static const struct ltt_create discard_wrap = {
+	.subbuf_size = LTT_SUBBUF_MIN,
+	.n_subbufs = 8,
+	.mode = LTT_MODE_DISCARD,
+};
+
+static const struct ltt_create overwrite_wrap = {
+	.subbuf_size = LTT_SUBBUF_MIN,
+	.n_subbufs = 8,
+	.mode = LTT_MODE_OVERWRITE,
+};
+
+/*
+ * A session whose buffers start 1 MiB short of 4 GiB (offset_wrap_mib),
+ * where a 32-bit kernel's write offsets wrap, with its readers; the knob
+ * is cleared again whatever happens.  False: skipped.
+ */
+static bool open_near_the_wrap(struct __test_metadata *_metadata,
+			       struct ltt_session *s,
+			       const struct ltt_create *c)
+{
+	int ret;
+
+	if (access(WRAP_KNOB, W_OK))
+		SKIP(return false, "no CONFIG_LTT_SELFTEST knobs");
+	ASSERT_EQ(0, ltt_write_str(WRAP_KNOB, "1")) TH_LOG("%s", ltt_err);
+	ret = ltt_session_open(s, c);
+	ltt_write_str(WRAP_KNOB, "0");
+	if (ret == LTT_UNAVAILABLE)
+		SKIP(return false, "%s", ltt_err);
+	ASSERT_EQ(0, ret) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_open_readers(s)) TH_LOG("%s", ltt_err);
+	return true;
+}
+
+/*
+ * 4 GiB written on one CPU (an hour of an embedded flight recorder at
+ * 1 MB/s) wraps a 32-bit kernel's write offset.  Across the wrap the
+ * packets keep their sequence: none restarts at 0, none is skipped, and
+ * what was produced is what was delivered.  On a 64-bit kernel nothing
+ * wraps there, and the same holds.
+ */
+TEST(packets_keep_their_sequence_across_a_32_bit_offset_wrap)
+{
+	const char *const syscalls[] = { "syscall_entry", "syscall_exit", NULL };
+	struct ltt_session s;
+	struct ltt_reader *r;
+	pid_t me = getpid();
+	int cpu, k, rounds;
+
+	if (!open_near_the_wrap(_metadata, &s, &discard_wrap))
+		return;
+	cpu = ltt_pin_to_buffer_cpu(&s);
+	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
+	r = ltt_reader_of(&s, cpu);
+	ASSERT_EQ(0, ltt_set_pids(s.fd, &me, 1));
+	ASSERT_EQ(0, ltt_set_events(&s, syscalls)) TH_LOG("%s", ltt_err);
+	ltt_start_or_fail(_metadata, s.fd);
+	for (rounds = 0; r->packets * s.subbuf_size < WRAP_BYTES &&
+	     rounds < 10000; rounds++) {
+		for (k = 0; k < 200; k++)
+			syscall(__NR_getppid);
+		/* Each packet's sequence is checked against the last. */
+		ASSERT_EQ(0, ltt_read_ready(&s, NULL)) TH_LOG("%s", ltt_err);
+	}
+	ltt_stop_or_fail(_metadata, s.fd);
+	ASSERT_EQ(0, ltt_read_stopped(&s, NULL)) TH_LOG("%s", ltt_err);
+	ASSERT_LE(WRAP_BYTES / s.subbuf_size, r->packets)
+		TH_LOG("%llu packets: the wrap was not reached",
+		       (unsigned long long)r->packets);
+	EXPECT_CONSECUTIVE_PACKETS(r);
+	EXPECT_EQ(0, ltt_check_accounting(&s)) TH_LOG("%s", ltt_err);
+	ltt_session_close(&s);
+}
+
+/*
+ * A flight recorder that went past the wrap: its snapshot is a full ring
+ * whose positions go on past 4 GiB, every packet of it reads back whole,
+ * its sequence numbers those of its positions.  A 32-bit kernel gave
+ * positions that started again from 0, and a ring short of the packets
+ * before the wrap.
+ */
+TEST(a_flight_recorder_snapshots_a_full_ring_across_a_32_bit_offset_wrap)
+{
+	struct ltt_trace t = { 0 };
+	struct ltt_snapshot snap;
+	struct ltt_session s;
+	struct ltt_reader *r;
+	int cpu, go[2], status;
+	long n, stale;
+	pid_t child;
+	char c;
+
+	if (!open_near_the_wrap(_metadata, &s, &overwrite_wrap))
+		return;
+	cpu = ltt_pin_to_buffer_cpu(&s);
+	ASSERT_LE(0, cpu) TH_LOG("%s", ltt_err);
+	r = ltt_reader_of(&s, cpu);
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {		/* on the same CPU: it floods, then goes */
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		for (long k = 0; k < WRAP_CALLS; k++)
+			syscall(__NR_getppid);
+		_exit(0);
+	}
+	close(go[0]);
+	ASSERT_EQ(0, ltt_set_pids(s.fd, &child, 1));
+	ltt_start_or_fail(_metadata, s.fd);
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	close(go[1]);
+	ASSERT_EQ(0, ioctl(r->fd, LTT_BUF_SNAPSHOT, &snap))
+		TH_LOG("%s", strerror(errno));
+	EXPECT_LT(1ULL << 32, snap.end)
+		TH_LOG("the snapshot ends at %llu: not past 4 GiB",
+		       (unsigned long long)snap.end);
+	EXPECT_EQ((__u64)(s.n_subbufs - 1) * s.subbuf_size,
+		  snap.end - snap.begin)
+		TH_LOG("a ring of %u packets from %llu to %llu", s.n_subbufs,
+		       (unsigned long long)snap.begin,
+		       (unsigned long long)snap.end);
+	n = snapshot_read(&s, cpu, &t, &stale);
+	ASSERT_LE(0, n) TH_LOG("%s", ltt_err);
+	EXPECT_EQ(s.n_subbufs - 1, n) TH_LOG("%ld stale", stale);
+	EXPECT_LT(0, t.n) TH_LOG("no record read back");
+	ltt_trace_free(&t);
+	ltt_stop_or_fail(_metadata, s.fd);
+	ASSERT_EQ(0, ltt_read_stopped(&s, NULL)) TH_LOG("%s", ltt_err);
+	EXPECT_EQ(0, ltt_check_accounting(&s)) TH_LOG("%s", ltt_err);
+	ltt_session_close(&s);
+}
+
 TEST_HARNESS_MAIN
