@@ -438,11 +438,11 @@ static void px_item(struct px *x, const struct ltt_item *it)
 		return;
 	}
 	id = it->desc->id;
-	if (c->soft_open && id != x->id_irq && !c->irq_depth &&
-	    (id == x->id_softirq || !x->in_softirq[id] ||
-	     it->ts - c->soft_last > SOFTIRQ_GAP))
+	/* a softirq ends as the timeline ends it: before an irq too */
+	if (c->soft_open && (id == x->id_softirq || !x->in_softirq[id] ||
+			     it->ts - c->soft_last > SOFTIRQ_GAP))
 		softirq_exit(x, cpu);
-	if (c->soft_open && !c->irq_depth)
+	if (c->soft_open)
 		c->soft_last = it->ts;
 	c->pid = it->pid;
 	if (id == x->id_sched) {
