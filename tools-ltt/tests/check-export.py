@@ -334,6 +334,99 @@ PERFETTO_NAME = {
 }
 
 
+def parse_text_proto(text):
+    """protoc --decode's text: a list of (name, value or list) pairs."""
+    stack = [[]]
+    for line in text.splitlines():
+        s = line.strip()
+        if s.endswith('{'):
+            child = []
+            stack[-1].append((s[:-1].strip(), child))
+            stack.append(child)
+        elif s == '}':
+            stack.pop()
+        elif ':' in s:
+            k, v = s.split(':', 1)
+            v = v.strip()
+            stack[-1].append((k, json.loads(v) if v.startswith('"') else v))
+    return stack[0]
+
+
+def task_state(s):
+    """sched_switch's prev_state of a kernel task state (TASK_REPORT)."""
+    if not s:
+        return 0			# preempted: R
+    if s & 0x2 and s & 0x400:
+        return 0x80			# TASK_IDLE: I
+    if s & 0x30:
+        return s & 0x30			# EXIT_DEAD, EXIT_ZOMBIE
+    if s & 0x80:
+        return 0x10			# TASK_DEAD: X
+    return s & 0x7f
+
+
+def check_perfetto_fields(trace, items, events):
+    """Every ftrace event against the LTT event it stands for, in each
+    CPU's order: time, task and the fields LTT records (the others are
+    what doc/export-formats.md says); returns the fields compared."""
+    mine = collections.defaultdict(list)
+    calls = {}				# pid: its open call's number
+    for it in items:
+        if it.get('event') in PERFETTO_NAME:
+            mine[it['cpu']].append(it)
+        # in the trace's order: a task moves between CPUs
+        if it.get('event') in ('syscall_entry', 'syscall_entry_compat'):
+            calls[it['pid']] = it['fields']['id']
+        elif it.get('event') == 'syscall_exit':
+            it['call'] = calls.pop(it['pid'], -1)
+    compared = 0
+    for cpu, evs in events.items():
+        its = iter(mine[cpu])
+        irqs, vec = [], None
+        for ts, pid, name, f in evs:
+            if name == 'softirq_exit':
+                if vec is None or int(f['vec']) != vec:
+                    fail('%s: perfetto: cpu %d: softirq_exit vec %s at %d, '
+                         'entry %s' % (trace, cpu, f['vec'], ts, vec))
+                vec = None
+                compared += 1
+                continue
+            it = next(its)
+            lf = it['fields']
+            ev = it['event']
+            if ev == 'sched_change':
+                w = {'prev_pid': lf['out'], 'next_pid': lf['in'],
+                     'prev_state': task_state(lf['out_state'])}
+            elif ev == 'process_wakeup':
+                w = {'pid': lf['pid'], 'target_cpu': cpu}
+            elif ev == 'process_fork':
+                w = {'pid': lf['child']}
+            elif ev in ('process_exec', 'process_exit', 'process_wait'):
+                w = {'pid': lf['pid']}
+            elif ev in ('syscall_entry', 'syscall_entry_compat'):
+                w = {'id': lf['id']}
+            elif ev == 'syscall_exit':
+                w = {'id': it['call'], 'ret': lf['ret']}
+            elif ev == 'irq_entry':
+                w = {'irq': lf['irq']}
+                irqs.append(lf['irq'])
+            elif ev == 'irq_exit':
+                w = {'irq': irqs.pop() if irqs else -1, 'ret': 1}
+            elif ev == 'softirq':
+                w = {'vec': lf['vec']}
+                vec = lf['vec']
+            else:
+                w = {}
+            g = {k: int(f.get(k, 0)) for k in w}
+            if (ts, pid, name, g) != (it['ts'], it['pid'],
+                                      PERFETTO_NAME[ev], w):
+                fail('%s: perfetto: cpu %d: %s pid %d %s %s; ltt report: '
+                     '%s pid %d %s %s' % (trace, cpu, ts, pid, name, g,
+                                          it['ts'], it['pid'], ev, w))
+            compared += len(w) + 2
+    return compared
+
+
 def check_perfetto(ltt, trace, work, stats):
     out = os.path.join(work, 'trace.perfetto-trace')
     lossy = stats['lost']['events'] > 0 or stats['lost']['packets'] > 0
@@ -346,27 +439,30 @@ def check_perfetto(ltt, trace, work, stats):
     if p.returncode or p.stderr.strip():
         fail('protoc --decode %s: %s' % (out, p.stderr[:2000]))
     # ftrace events per CPU and kind, and what the packets hold
-    got = collections.Counter()
-    cpu = None
-    depth = 0
+    tree = parse_text_proto(p.stdout)
     packets = collections.Counter()
-    for line in p.stdout.splitlines():
-        s = line.strip()
-        if s.endswith('{'):
-            depth += 1
-            name = s[:-1].strip()
-            if depth == 2:
-                packets[name] += 1
-            if depth == 4 and cpu is not None:
-                got[(cpu, name)] += 1
-        elif s == '}':
-            depth -= 1
-            if depth < 2:
-                cpu = None
-        elif depth == 2 and s.startswith('cpu:'):
-            cpu = int(s.split()[1])
+    events = collections.defaultdict(list)	# cpu: [(ts, pid, name, fields)]
+    for _, pk in tree:
+        for k, v in pk:
+            if isinstance(v, list):
+                packets[k] += 1
+            if k != 'ftrace_events':
+                continue
+            cpu = int(dict(v)['cpu'])
+            for ek, ev in v:
+                if ek != 'event':
+                    continue
+                e = dict(ev)
+                (name, sub), = [(n, x) for n, x in ev if isinstance(x, list)]
+                events[cpu].append((int(e['timestamp']), int(e['pid']), name,
+                                    {n: x for n, x in sub}))
+    got = collections.Counter()
+    for cpu, evs in events.items():
+        for e in evs:
+            got[(cpu, e[2])] += 1
+    items = report_items(ltt, trace)
     want = collections.Counter()
-    for it in report_items(ltt, trace):
+    for it in items:
         name = PERFETTO_NAME.get(it.get('event'))
         if name:
             want[(it['cpu'], name)] += 1
@@ -377,6 +473,8 @@ def check_perfetto(ltt, trace, work, stats):
                 if got[k] != want[k]}
         fail('%s: perfetto events (export, ltt report) differ: %s' %
              (trace, diff))
+    # and each event's time, task and fields, as ltt report has them
+    fields = check_perfetto_fields(trace, items, events)
     if packets['process_tree'] != 1 or packets['clock_snapshot'] != 1:
         fail('%s: perfetto packets: %s' % (trace, dict(packets)))
     custom = sum(n for k, n in stats['custom_events'].items())
@@ -384,9 +482,9 @@ def check_perfetto(ltt, trace, work, stats):
         fail('%s: %d track events for %d custom events' %
              (trace, packets['track_event'], custom))
     print('  perfetto: protoc decodes %d packets; %d ftrace events on %d CPUs '
-          'as ltt report has them; %d track events%s' %
+          'as ltt report has them, %d fields of them; %d track events%s' %
           (sum(packets.values()), sum(got.values()),
-           len({c for c, _ in got}), packets['track_event'],
+           len({c for c, _ in got}), fields, packets['track_event'],
            ' (lossy)' if lossy else ''))
 
 
