@@ -66,6 +66,22 @@ LTTNG_NAME = {
     'timer_expired': 'timer_expire_entry', 'timer_setitimer': 'timer_itimer_state',
     'net_packet_in': 'net_if_receive_skb', 'net_packet_out': 'net_dev_queue',
 }
+# the fields checked of the events mapped to lttng-modules' (LTT's
+# event, LTTng's fields, their values of LTT's fields)
+LTTNG_FIELDS = {
+    'timer_itimer_state': ('timer_setitimer',
+                           ('which', 'value_sec', 'value_nsec'),
+                           lambda f: (f['which'], int(f['value_us'] / 1e6),
+                                      f['value_us'] % 1000000 * 1000)),
+    'net_if_receive_skb': ('net_packet_in', ('protocol',),
+                           lambda f: (f['protocol'],)),
+    'net_dev_queue': ('net_packet_out', ('protocol',),
+                      lambda f: (f['protocol'],)),
+    'sched_wakeup_new': ('process_fork', ('tid',), lambda f: (f['child'],)),
+    'softirq_entry': ('softirq', ('vec',), lambda f: (f['vec'],)),
+    'irq_softirq_entry': ('softirq', ('vec',), lambda f: (f['vec'],)),
+    'timer_expire_entry': ('timer_expired', (), lambda f: ()),
+}
 # and what the export writes besides: a softirq under both its names
 # (LTTng's analyses know the older), the new task's wakeup after a fork
 ALSO = {'softirq': ['irq_softirq_exit', 'softirq_entry', 'softirq_exit'],
@@ -147,6 +163,33 @@ def check_lttng(ltt, trace, work, stats):
             fail('%s: %s: %d entries, %d exits' % (bt[0], trace, entries, exits))
     print('  lttng: babeltrace and babeltrace2 read %d events, no warning%s' %
           (sum(c.values()), ' (but the losses)' if lossy else ''), flush=True)
+
+    # the fields of the events mapped to lttng-modules' own, as LTT has
+    # them (babeltrace2's raw times are LTT's)
+    p = run(['babeltrace2', '--clock-cycles', out])
+    got = collections.Counter()
+    for line in p.stdout.splitlines():
+        m = re.match(r'\[(\d+)\] \([^)]*\) \S+ (\S+): \{ cpu_id = (\d+) \}, '
+                     r'\{ (.*) \}$', line)
+        if m and m.group(2) in LTTNG_FIELDS:
+            f = dict(kv.split(' = ', 1) for kv in m.group(4).split(', ')
+                     if ' = ' in kv)
+            got[(int(m.group(1)), int(m.group(3)), m.group(2)) +
+                tuple(int(f[k]) for k in LTTNG_FIELDS[m.group(2)][1])] += 1
+    want = collections.Counter()
+    items = report_items(ltt, trace)
+    for it in items:
+        for name, (ev, keys, of) in LTTNG_FIELDS.items():
+            if it.get('event') == ev:
+                want[(it['ts'], it['cpu'], name) + of(it['fields'])] += 1
+    if got != want:
+        diff = sorted((k, got[k], want[k]) for k in set(got) | set(want)
+                      if got[k] != want[k])
+        fail('%s: lttng: fields (key, export, ltt report): %s' %
+             (trace, diff[:5]))
+    print('  lttng: %d events of %s: fields as ltt report' %
+          (sum(got.values()), ', '.join(sorted({k[2] for k in got})) or
+           'none of ' + ', '.join(sorted(LTTNG_FIELDS))))
 
     # the six analyses run
     env = dict(os.environ, PYTHONWARNINGS='ignore')
