@@ -7,8 +7,10 @@
  * headers) and OUT/kernel/channel0_N, a stream per CPU.
  *
  * LTT's events become LTTng's where LTTng has them (sched_switch,
- * sched_waking, sched_process_fork/exec/exit/wait, syscall_entry_NAME
- * and syscall_exit_NAME, irq_handler_entry/exit, irq_softirq_entry/exit,
+ * sched_waking, sched_process_fork/exec/exit/wait and sched_wakeup_new,
+ * syscall_entry_NAME and syscall_exit_NAME, irq_handler_entry/exit,
+ * irq_softirq_entry/exit and softirq_entry/exit, timer_expire_entry,
+ * timer_itimer_state, net_dev_queue, net_if_receive_skb,
  * kmem_mm_page_alloc/free, lttng_statedump_*); the others keep LTT's
  * names and fields.  doc/export-formats.md has the table, with the
  * fields LTT does not record and what stands for them.
@@ -808,7 +810,7 @@ static void ev_generic(struct lx *x, const struct ltt_item *it)
 
 /*
  * A softirq's entry or exit: irq_softirq_*, as lttng-modules 2.13 names
- * them, then softirq_*, the names before 2.9, which are the only ones
+ * them, then softirq_*, the names before 2.7, which are the only ones
  * LTTng's analyses know (even their last release, 0.6).
  */
 static void ev_vec(struct lx *x, unsigned int cpu, uint64_t ts,

@@ -6,13 +6,18 @@ with the real consumers (Debian's):
 
   lttng: babeltrace (1) and babeltrace2 read the export with no warning
          (lossy traces aside: they say what was lost) and see every event
-         under LTTng's name; LTTng's analyses (python3-lttnganalyses) run
-         lttng-cputop, -schedtop, -syscallstats, -irqstats,
+         under LTTng's name, the fields of those mapped to lttng-modules'
+         as ltt report has them; LTTng's analyses (python3-lttnganalyses)
+         run lttng-cputop, -schedtop, -syscallstats, -irqstats,
          -iolatencytop and -memtop without an error, and their figures
          agree with ltt's: CPU time per task within 1 % (or 2 us),
-         system calls and interrupts exactly;
+         system calls, interrupts and softirqs exactly; the count, min
+         and max of every duration exactly and its total within 1 ns
+         (system calls by name, I/O calls by kind, irqs and softirqs,
+         wakeup latencies by task) against ltt analyze;
   perfetto: protoc --decode against tests/perfetto.proto, every ftrace
-         event counted per CPU and kind against `ltt report --json`.
+         event counted per CPU and kind against `ltt report --json`,
+         and its time, task and fields compared with the LTT event's.
 
   check-export.py LTT TRACE WORKDIR [--perfetto-only | --lttng-only]
 
