@@ -7,8 +7,10 @@
  * headers) and OUT/kernel/channel0_N, a stream per CPU.
  *
  * LTT's events become LTTng's where LTTng has them (sched_switch,
- * sched_waking, sched_process_fork/exec/exit/wait, syscall_entry_NAME
- * and syscall_exit_NAME, irq_handler_entry/exit, irq_softirq_entry/exit,
+ * sched_waking, sched_process_fork/exec/exit/wait and sched_wakeup_new,
+ * syscall_entry_NAME and syscall_exit_NAME, irq_handler_entry/exit,
+ * irq_softirq_entry/exit and softirq_entry/exit, timer_expire_entry,
+ * timer_itimer_state, net_dev_queue, net_if_receive_skb,
  * kmem_mm_page_alloc/free, lttng_statedump_*); the others keep LTT's
  * names and fields.  doc/export-formats.md has the table, with the
  * fields LTT does not record and what stands for them.
@@ -43,8 +45,10 @@
 
 /* LTTng's events that LTT's become, in their fixed order. */
 enum {
-	E_SCHED_SWITCH, E_SCHED_WAKING, E_FORK, E_EXEC, E_EXIT, E_WAIT,
-	E_IRQ_ENTRY, E_IRQ_EXIT, E_SOFTIRQ_ENTRY, E_SOFTIRQ_EXIT,
+	E_SCHED_SWITCH, E_SCHED_WAKING, E_WAKEUP_NEW, E_FORK, E_EXEC, E_EXIT,
+	E_WAIT, E_IRQ_ENTRY, E_IRQ_EXIT, E_SOFTIRQ_ENTRY, E_SOFTIRQ_EXIT,
+	E_SOFTIRQ_ENTRY_OLD, E_SOFTIRQ_EXIT_OLD,
+	E_TIMER_EXPIRE, E_ITIMER_STATE, E_NET_QUEUE, E_NET_RECEIVE,
 	E_SD_START, E_SD_END, E_SD_PROCESS, E_SD_FILE,
 	E_PAGE_ALLOC, E_PAGE_FREE,
 	E_ENTRY_UNKNOWN, E_EXIT_UNKNOWN, E_COMPAT_ENTRY_UNKNOWN,
@@ -57,6 +61,14 @@ enum {
 #define X(sz, name)	"\t\tinteger { size = " #sz "; align = 8; signed = 0; encoding = none; base = 16; } _" name ";\n"
 #define COMM(name)	"\t\tinteger { size = 8; align = 8; signed = 1; encoding = UTF8; base = 10; } _" name "[16];\n"
 #define STR(name)	"\t\tstring _" name ";\n"
+/*
+ * net_dev_template's fields; LTT records no header: its type is always
+ * _unknown, whose variant member is empty, as lttng-modules writes it.
+ */
+#define NET_FIELDS	X(64, "skbaddr") I(32, 0, "len") STR("name") \
+	"\t\tenum : integer { size = 8; align = 8; signed = 0; encoding = none; base = 10; } { \"_unknown\" = 0, \"_ipv4\" = 1, \"_ipv6\" = 2 } _network_header_type;\n" \
+	"\t\tvariant <_network_header_type> { struct { } _unknown; } _network_header;\n" \
+	I(16, 0, "protocol")
 
 static const struct fixed_event {
 	const char *name;
@@ -67,6 +79,9 @@ static const struct fixed_event {
 		I(64, 1, "prev_state") COMM("next_comm") I(32, 1, "next_tid")
 		I(32, 1, "next_prio") },
 	[E_SCHED_WAKING] = { "sched_waking",
+		COMM("comm") I(32, 1, "tid") I(32, 1, "prio")
+		I(32, 1, "target_cpu") },
+	[E_WAKEUP_NEW] = { "sched_wakeup_new",
 		COMM("comm") I(32, 1, "tid") I(32, 1, "prio")
 		I(32, 1, "target_cpu") },
 	[E_FORK] = { "sched_process_fork",
@@ -85,6 +100,20 @@ static const struct fixed_event {
 	[E_IRQ_EXIT] = { "irq_handler_exit", I(32, 1, "irq") I(32, 1, "ret") },
 	[E_SOFTIRQ_ENTRY] = { "irq_softirq_entry", I(32, 0, "vec") },
 	[E_SOFTIRQ_EXIT] = { "irq_softirq_exit", I(32, 0, "vec") },
+	/* the names before lttng-modules namespaced them: LTTng's analyses' */
+	[E_SOFTIRQ_ENTRY_OLD] = { "softirq_entry", I(32, 0, "vec") },
+	[E_SOFTIRQ_EXIT_OLD] = { "softirq_exit", I(32, 0, "vec") },
+	/* as lttng-modules 2.13 writes them on Linux 5.5 and later */
+	[E_TIMER_EXPIRE] = { "timer_expire_entry",
+		X(64, "timer") I(64, 0, "now") X(64, "function")
+		I(64, 0, "baseclk") },
+	[E_ITIMER_STATE] = { "timer_itimer_state",
+		I(32, 1, "which") I(64, 0, "expires") I(64, 1, "value_sec")
+		I(64, 1, "value_nsec") I(64, 1, "interval_sec")
+		I(64, 1, "interval_nsec") },
+	/* and LTT's protocol, which LTTng's network header stands for */
+	[E_NET_QUEUE] = { "net_dev_queue", NET_FIELDS },
+	[E_NET_RECEIVE] = { "net_if_receive_skb", NET_FIELDS },
 	[E_SD_START] = { "lttng_statedump_start", "" },
 	[E_SD_END] = { "lttng_statedump_end", "" },
 	[E_SD_PROCESS] = { "lttng_statedump_process_state",
@@ -222,6 +251,7 @@ struct lx {
 	int id_entry, id_exit, id_compat, id_sched, id_wakeup, id_fork;
 	int id_exit_proc, id_exec, id_wait, id_irq, id_irq_exit, id_softirq;
 	int id_sd_process, id_sd_file, id_alloc, id_free;
+	int id_timer_expired, id_setitimer, id_net_in, id_net_out;
 	int id_fs_open, id_fs_close, id_fs_read, id_fs_write, id_fs_dup;
 	bool *in_softirq;		/* per registry id */
 
@@ -427,6 +457,10 @@ static void lx_ids(struct lx *x)
 	ID(id_sd_file, "statedump_file");
 	ID(id_alloc, "mm_page_alloc");
 	ID(id_free, "mm_page_free");
+	ID(id_timer_expired, "timer_expired");
+	ID(id_setitimer, "timer_setitimer");
+	ID(id_net_in, "net_packet_in");
+	ID(id_net_out, "net_packet_out");
 	ID(id_fs_open, "fs_open");
 	ID(id_fs_close, "fs_close");
 	ID(id_fs_read, "fs_read");
@@ -774,17 +808,33 @@ static void ev_generic(struct lx *x, const struct ltt_item *it)
 	ev_end(x, it->cpu, p);
 }
 
+/*
+ * A softirq's entry or exit: irq_softirq_*, as lttng-modules 2.13 names
+ * them, then softirq_*, the names before 2.7, which are the only ones
+ * LTTng's analyses know (even their last release, 0.6).
+ */
+static void ev_vec(struct lx *x, unsigned int cpu, uint64_t ts,
+		   unsigned int e, uint32_t vec)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		unsigned char *p = ev_begin(x, cpu, ts, fixed_ev(x, e + i *
+			(E_SOFTIRQ_ENTRY_OLD - E_SOFTIRQ_ENTRY)));
+
+		if (!p)
+			return;
+		put32(&p, vec);
+		ev_end(x, cpu, p);
+	}
+}
+
 static void ev_softirq_exit(struct lx *x, unsigned int cpu)
 {
 	struct ostream *s = x->os[cpu];
-	unsigned char *p;
 
 	s->soft_open = false;
-	p = ev_begin(x, cpu, s->soft_last, fixed_ev(x, E_SOFTIRQ_EXIT));
-	if (!p)
-		return;
-	put32(&p, s->soft_vec);
-	ev_end(x, cpu, p);
+	ev_vec(x, cpu, s->soft_last, E_SOFTIRQ_EXIT, s->soft_vec);
 }
 
 static void ev_syscall_entry(struct lx *x, const struct ltt_item *it,
@@ -977,12 +1027,15 @@ static void lx_item(struct lx *x, const struct ltt_item *it)
 		put32(&p, 20);
 		ev_end(x, it->cpu, p);
 	}
-	/* a softirq ends at the first event it does not make */
-	if (s->soft_open && id != x->id_irq && !s->irq_depth &&
-	    (id == x->id_softirq || !x->in_softirq[id] ||
-	     it->ts - s->soft_last > SOFTIRQ_GAP))
+	/*
+	 * A softirq ends at the first event it does not make, an interrupt
+	 * too, at its last event: as ltt view's and ltt analyze's timeline
+	 * ends it.
+	 */
+	if (s->soft_open && (id == x->id_softirq || !x->in_softirq[id] ||
+			     it->ts - s->soft_last > SOFTIRQ_GAP))
 		ev_softirq_exit(x, it->cpu);
-	if (s->soft_open && !s->irq_depth)
+	if (s->soft_open)
 		s->soft_last = it->ts;
 	k = task_get(x, it->pid);
 	if (!k) {
@@ -1037,6 +1090,19 @@ static void lx_item(struct lx *x, const struct ltt_item *it)
 		put32(&p, child);
 		put32(&p, ctgid);
 		put32(&p, 0);
+		ev_end(x, it->cpu, p);
+		/*
+		 * The kernel wakes the new task right after the fork
+		 * (wake_up_new_task): LTT records no event, LTTng's
+		 * sched_wakeup_new stands for it, on the parent's CPU.
+		 */
+		p = ev_begin(x, it->cpu, it->ts, fixed_ev(x, E_WAKEUP_NEW));
+		if (!p)
+			return;
+		put_comm(&p, comm);
+		put32(&p, child);
+		put32(&p, 20);
+		put32(&p, it->cpu);
 		ev_end(x, it->cpu, p);
 	} else if (id == x->id_exec) {
 		int32_t pid = fget(it, "pid", it->pid);
@@ -1093,10 +1159,38 @@ static void lx_item(struct lx *x, const struct ltt_item *it)
 		s->soft_open = true;
 		s->soft_vec = fget(it, "vec", 0);
 		s->soft_last = it->ts;
-		p = ev_begin(x, it->cpu, it->ts, fixed_ev(x, E_SOFTIRQ_ENTRY));
+		ev_vec(x, it->cpu, it->ts, E_SOFTIRQ_ENTRY, s->soft_vec);
+	} else if (id == x->id_timer_expired) {
+		p = ev_begin(x, it->cpu, it->ts, fixed_ev(x, E_TIMER_EXPIRE));
 		if (!p)
 			return;
-		put32(&p, s->soft_vec);
+		memset(p, 0, 32);	/* timer, now, function, baseclk */
+		p += 32;
+		ev_end(x, it->cpu, p);
+	} else if (id == x->id_setitimer) {
+		int64_t us = fget(it, "value_us", 0);
+
+		p = ev_begin(x, it->cpu, it->ts, fixed_ev(x, E_ITIMER_STATE));
+		if (!p)
+			return;
+		put32(&p, fget(it, "which", 0));
+		put64(&p, 0);		/* expires: not recorded */
+		put64(&p, us / 1000000);
+		put64(&p, us % 1000000 * 1000);
+		put64(&p, 0);		/* the interval: not recorded */
+		put64(&p, 0);
+		ev_end(x, it->cpu, p);
+	} else if (id == x->id_net_in || id == x->id_net_out) {
+		p = ev_begin(x, it->cpu, it->ts,
+			     fixed_ev(x, id == x->id_net_in ? E_NET_RECEIVE :
+							      E_NET_QUEUE));
+		if (!p)
+			return;
+		put64(&p, 0);		/* skbaddr, len, name: not recorded */
+		put32(&p, 0);
+		put_str(&p, "");
+		put8(&p, 0);		/* no network header */
+		put16(&p, fget(it, "protocol", 0));
 		ev_end(x, it->cpu, p);
 	} else if (id == x->id_sd_process || id == x->id_sd_file) {
 		int32_t pid = fget(it, "pid", 0);

@@ -37,6 +37,7 @@
 #define BUNDLE_MAX	(64 << 10)	/* a CPU's bundle is written past this */
 #define CPUS_MAX	1024
 #define SOFTIRQ_GAP	1000000		/* as timeline.h's TL_SOFTIRQ_GAP */
+#define IRQ_DEPTH	8
 #define SEQ_ID		1		/* our one packet sequence */
 #define CLONE_THREAD	0x00010000
 
@@ -182,6 +183,7 @@ struct pcpu {
 	uint32_t soft_vec;
 	uint64_t soft_last;
 	unsigned int irq_depth;
+	int32_t irq[IRQ_DEPTH];		/* the interrupts open */
 	uint64_t first_ts;		/* of the bundle */
 	int32_t pid;			/* the task running */
 };
@@ -438,11 +440,11 @@ static void px_item(struct px *x, const struct ltt_item *it)
 		return;
 	}
 	id = it->desc->id;
-	if (c->soft_open && id != x->id_irq && !c->irq_depth &&
-	    (id == x->id_softirq || !x->in_softirq[id] ||
-	     it->ts - c->soft_last > SOFTIRQ_GAP))
+	/* a softirq ends as the timeline ends it: before an irq too */
+	if (c->soft_open && (id == x->id_softirq || !x->in_softirq[id] ||
+			     it->ts - c->soft_last > SOFTIRQ_GAP))
 		softirq_exit(x, cpu);
-	if (c->soft_open && !c->irq_depth)
+	if (c->soft_open)
 		c->soft_last = it->ts;
 	c->pid = it->pid;
 	if (id == x->id_sched) {
@@ -522,15 +524,23 @@ static void px_item(struct px *x, const struct ltt_item *it)
 		char name[24];
 		int64_t irq = fget(it, "irq", 0);
 
+		if (c->irq_depth < IRQ_DEPTH)
+			c->irq[c->irq_depth] = irq;
 		c->irq_depth++;
 		snprintf(name, sizeof(name), "irq%lld", (long long)irq);
 		f_int(&x->inner, 1, irq);
 		f_str(&x->inner, 2, name);	/* the handler: not recorded */
 		ftrace_event(x, cpu, it->ts, it->pid, FE_IRQ_ENTRY);
 	} else if (id == x->id_irq_exit) {
-		if (c->irq_depth)
+		int32_t irq = -1;		/* its entry is not in the trace */
+
+		if (c->irq_depth) {
 			c->irq_depth--;
-		f_int(&x->inner, 2, 1);		/* IRQ_HANDLED; irq: not recorded */
+			if (c->irq_depth < IRQ_DEPTH)
+				irq = c->irq[c->irq_depth];
+		}
+		f_int(&x->inner, 1, irq);	/* the CPU's open entry's */
+		f_int(&x->inner, 2, 1);		/* IRQ_HANDLED: not recorded */
 		ftrace_event(x, cpu, it->ts, it->pid, FE_IRQ_EXIT);
 	} else if (id == x->id_softirq) {
 		c->soft_open = true;

@@ -23,6 +23,12 @@ done
 for f in "$@"; do
 	/usr/bin/python3 check-export.py "$ltt" "$f" "$work/check"
 done
+# what the guest fixtures lack: hard interrupts (one in a softirq),
+# setitimer, network packets, forks
+if [[ -n $mk ]]; then
+	"$mk" --export-mix "$work/export-mix"
+	/usr/bin/python3 check-export.py "$ltt" "$work/export-mix" "$work/check"
+fi
 
 # a trace cut in the middle of a packet
 mkdir "$work/cut"

@@ -9,6 +9,10 @@
  * their file events and errors, page faults inside calls, interrupts and
  * softirqs that wake sleepers, preemptions, sleeps and I/O waits, `ltt
  * log` lines; the same for the same EVENTS.
+ * mkfixtures --export-mix DIR: a small trace of what the guest fixtures
+ * lack, for ltt export's checks (tests/export.sh): hard interrupts, one
+ * inside a softirq, setitimer, network packets in and out, forks and
+ * the wakeups of sleepers on both CPUs.
  * --index first: every trace with a packet index beside each stream
  * (index/channel0_N.idx), as lttd writes; --subbuf SIZE (before --big
  * or --big-mix): packets of SIZE bytes (default 1 MiB).
@@ -215,6 +219,81 @@ static int make_mix(const char *dir, uint64_t events)
 	return fx_close(&w, FX_T0 + 1000000000000ULL);
 }
 
+/* One CPU of --export-mix: rounds of calls, interrupts, packets, forks. */
+static int export_cpu(struct fx_writer *w, unsigned int cpu)
+{
+	uint64_t t = FX_T0 + 1000 * cpu, n = 0;
+	int32_t base = 300 + 100 * cpu, pid = base;
+	int64_t zero[1] = { 0 };
+	unsigned int i;
+
+	fx_set_pid(w, cpu, pid);
+	for (i = 0; i < 40; i++) {
+		int32_t next = base + (i + 1) % 4, child = base + 10 + i;
+
+		t += 3000 + 100 * i;
+		MIX_EV("syscall_entry", i % 3 ? 0 : 1, 0x401000);	/* read, write */
+		t += 700 + 37 * i;
+		MIX_EV("syscall_exit", 512);
+		t += 400;
+		MIX_EV("irq_entry", 11 + i % 3, 1);
+		if (i % 5 == 0) {
+			t += 300;
+			MIX_EV("net_packet_in", 0x0800);
+		}
+		t += 900 + 11 * i;
+		if (fx_event_n(w, cpu, t, "irq_exit", zero, 0, NULL))
+			return -1;
+		t += 100;
+		MIX_EV("softirq", i % 2 ? 3 : 1);
+		t += 500;
+		if (fx_event_n(w, cpu, t, "timer_expired", zero, 0, NULL))
+			return -1;
+		n++;
+		if (i % 4 == 1) {	/* an interrupt inside the softirq */
+			t += 200;
+			MIX_EV("irq_entry", 4, 1);
+			t += 1500 + 7 * i;
+			if (fx_event_n(w, cpu, t, "irq_exit", zero, 0, NULL))
+				return -1;
+			n++;
+		}
+		if (i % 2 == 0 && i >= 4) {	/* next went to sleep */
+			t += 250;
+			MIX_EV("process_wakeup", next, 1);
+		}
+		t += 2000;
+		MIX_EV("syscall_entry", i % 2 ? 44 : 38, 0x401000);	/* sendto, setitimer */
+		t += 300;
+		if (i % 2)
+			MIX_EV("net_packet_out", 0x86dd);
+		else
+			MIX_EV("timer_setitimer", 0, 1500000 + 250000 * i);
+		t += 600;
+		MIX_EV("syscall_exit", 0);
+		if (i % 8 == 3) {
+			t += 800;
+			MIX_EV("process_fork", child, child);
+		}
+		t += 5000 + 300 * i;
+		MIX_EV("sched_change", next, pid, i % 2 ? 1 : 0);
+		pid = next;
+	}
+	return n ? 0 : -1;
+}
+
+static int make_export_mix(const char *dir)
+{
+	struct ltt_registry reg;
+	struct fx_writer w;
+
+	if (fx_registry(&reg) ||
+	    fx_open(&w, dir, &reg, 2, 1 << 16, FX_CLOCK_OFFSET) ||
+	    export_cpu(&w, 0) || export_cpu(&w, 1))
+		return -1;
+	return fx_close(&w, FX_T0 + 10000000ULL);
+}
+
 static int make_culprits(const char *dir)
 {
 	return fx_make_culprits(dir, true);
@@ -261,8 +340,10 @@ int main(int argc, char **argv)
 		return make_big(argv[2], strtoull(argv[3], NULL, 0)) ? 1 : 0;
 	if (argc == 4 && !strcmp(argv[1], "--big-mix"))
 		return make_mix(argv[2], strtoull(argv[3], NULL, 0)) ? 1 : 0;
+	if (argc == 3 && !strcmp(argv[1], "--export-mix"))
+		return make_export_mix(argv[2]) ? 1 : 0;
 	if (argc != 2) {
-		fprintf(stderr, "usage: mkfixtures [--index] DIR | mkfixtures [--index] [--subbuf SIZE] --big[-mix] DIR EVENTS\n");
+		fprintf(stderr, "usage: mkfixtures [--index] DIR | mkfixtures [--index] [--subbuf SIZE] --big[-mix] DIR EVENTS | mkfixtures --export-mix DIR\n");
 		return 2;
 	}
 	mkdir(argv[1], 0755);
