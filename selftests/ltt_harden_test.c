@@ -403,6 +403,19 @@ static void stop_beside_a_stuck_reply(struct __test_metadata *_metadata,
 	stuck_page_free(&sp);
 }
 
+/* Up to @max more open files, for a state dump to walk: how many. */
+static int dup_fds(int *fds, int max)
+{
+	int n;
+
+	for (n = 0; n < max; n++) {
+		fds[n] = dup(0);
+		if (fds[n] < 0)
+			break;
+	}
+	return n;
+}
+
 /*
  * A process with thousands of open files is slow to dump, and the STOP
  * of the session that dumps it waits for the dump; other sessions'
@@ -420,11 +433,7 @@ TEST(a_slow_state_dump_keeps_other_sessions_waiting_for_nothing)
 	if (no_knobs())
 		SKIP(return, KNOB("") ": %s (CONFIG_LTT_SELFTEST?)",
 		     strerror(errno));
-	for (n = 0; n < (int)ARRAY_SIZE(fds); n++) {
-		fds[n] = dup(0);
-		if (fds[n] < 0)
-			break;
-	}
+	n = dup_fds(fds, ARRAY_SIZE(fds));
 	ASSERT_LT(400, n) TH_LOG("only %d fds: %s", n, strerror(errno));
 	memset(all, 0xff, sizeof(all));
 	ASSERT_EQ(0, ltt_session_open(&s, NULL)) TH_LOG("%s", ltt_err);
@@ -471,11 +480,7 @@ TEST(a_stop_ends_the_state_dump_at_once)
 	if (no_knobs())
 		SKIP(return, KNOB("") ": %s (CONFIG_LTT_SELFTEST?)",
 		     strerror(errno));
-	for (n = 0; n < (int)ARRAY_SIZE(fds); n++) {
-		fds[n] = dup(0);
-		if (fds[n] < 0)
-			break;
-	}
+	n = dup_fds(fds, ARRAY_SIZE(fds));
 	ASSERT_LT(200, n) TH_LOG("only %d fds: %s", n, strerror(errno));
 	if (!ltt_setup(_metadata, &s, NULL, true))
 		return;
