@@ -277,10 +277,13 @@ int containers_check(struct containers *c, const char *cmd)
 	warnx_cmd(cmd, "%s: %s: no such %s in the trace, which names these:",
 		  dir, what, c->cgroup_arg ? "cgroup" : "container");
 	pos = 0;
-	while (ltt_trace_cgroups(c->trace, &pos, NULL, &path)) {
+	n = 0;
+	while (ltt_trace_cgroups(c->trace, &pos, NULL, &path) && n++ < 20) {
 		ltt_cgroup_name(path, &name);
 		fprintf(stderr, "  %-40s %s\n", name.name, path);
 	}
+	if (n > 20)
+		fprintf(stderr, "  (and more: ltt stats lists the containers)\n");
 	return 2;
 }
 

@@ -806,7 +806,7 @@ void tl_add(struct timeline *tl, const struct ltt_item *it)
 	int id;
 
 	cpu_time_add(&tl->cpu_time, it);
-	if (!tl->events && !tl->n_lost)
+	if (!tl->events && !tl->n_lost && !tl->skipped)
 		tl->t0 = it->kind == LTT_ITEM_LOST ? it->lost_from : it->ts;
 	if (it->ts > tl->t1)
 		tl->t1 = it->ts;
@@ -863,6 +863,18 @@ void tl_add(struct timeline *tl, const struct ltt_item *it)
 	} else {
 		on_task_event(tl, it, id);
 	}
+}
+
+void tl_skip(struct timeline *tl, const struct ltt_item *it)
+{
+	cpu_time_skip(&tl->cpu_time, it);
+	if (!tl->events && !tl->n_lost && !tl->skipped)
+		tl->t0 = it->kind == LTT_ITEM_LOST ? it->lost_from : it->ts;
+	tl->skipped = true;
+	if (it->ts > tl->t1)
+		tl->t1 = it->ts;
+	if (it->cpu < TL_CPUS && it->cpu >= tl->n_cpus)
+		tl->n_cpus = it->cpu + 1;
 }
 
 static int slice_cmp(const void *a, const void *b)
