@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "syscalls.h"
+#include "container.h"
 #include "timeline.h"
 
 const char *const tl_kind_names[TL_KINDS] = {
@@ -902,6 +903,9 @@ static int state_cmp(const void *a, const void *b)
 int tl_finish(struct timeline *tl)
 {
 	unsigned int i;
+	size_t pos = 0;
+	bool cgroups = ltt_trace_cgroups(tl->trace, &pos, NULL, NULL);
+	char container[LTT_CGROUP_NAME_MAX];
 
 	cpu_time_finish(&tl->cpu_time);
 	for (i = 0; i < tl->n_cpus; i++)
@@ -914,6 +918,13 @@ int tl_finish(struct timeline *tl)
 			task_pop(tl, k, tl->t1, TL_UNFINISHED);
 		task_state(tl, k, TL_UNKNOWN, tl->t1);
 		k->name = tl_string(tl, comm_of(tl, k->pid));
+		k->container = UINT32_MAX;
+		if (cgroups && k->pid > 0) {
+			container_name_of(ltt_trace_cgroup(tl->trace, k->pid,
+							   NULL),
+					  container, sizeof(container));
+			k->container = tl_string(tl, container);
+		}
 	}
 	if (tl->slices)
 		qsort(tl->slices, tl->n_slices, sizeof(*tl->slices), slice_cmp);

@@ -111,6 +111,9 @@ struct tl_task {
 	int32_t pid;
 	int32_t tgid;			/* its process; pid when unknown */
 	uint32_t name;			/* last name the trace gave it */
+	uint32_t container;		/* its container at the end (string
+					 * index), UINT32_MAX: the trace names
+					 * no cgroup */
 	uint8_t state;
 	uint64_t state_since;
 	int32_t cpu;			/* running on, or -1 */
