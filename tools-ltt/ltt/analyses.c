@@ -128,19 +128,13 @@ static bool an_is_change(const struct analyses *an, int id)
 /* The row of group @g, made with those before it; NULL without memory. */
 static struct an_group *an_group_row(struct analyses *an, uint32_t g)
 {
-	if (g >= an->cap_groups) {
-		uint32_t cap = g + 16;
-		struct an_group *n = realloc(an->groups, cap * sizeof(*n));
+	struct an_group *row = containers_row((void **)&an->groups,
+					      &an->cap_groups,
+					      sizeof(*an->groups), g);
 
-		if (!n) {
-			an->failed = true;
-			return NULL;
-		}
-		memset(n + an->cap_groups, 0, (cap - an->cap_groups) * sizeof(*n));
-		an->groups = n;
-		an->cap_groups = cap;
-	}
-	return &an->groups[g];
+	if (!row)
+		an->failed = true;
+	return row;
 }
 
 /* cputime.h's credit: the run's time to its container, if selected. */

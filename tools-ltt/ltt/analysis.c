@@ -49,18 +49,8 @@ int stats_init(struct stats *st, const struct ltt_registry *reg, int32_t pid)
 /* The row of group @g, made with those before it; NULL without memory. */
 static struct stats_group *stats_group_row(struct stats *st, uint32_t g)
 {
-	if (g >= st->cap_groups) {
-		uint32_t cap = g + 16;
-		struct stats_group *n = realloc(st->groups, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		memset(n + st->cap_groups, 0,
-		       (cap - st->cap_groups) * sizeof(*n));
-		st->groups = n;
-		st->cap_groups = cap;
-	}
-	return &st->groups[g];
+	return containers_row((void **)&st->groups, &st->cap_groups,
+			      sizeof(*st->groups), g);
 }
 
 /* cputime.h's credit: the run's time to its container, if selected. */

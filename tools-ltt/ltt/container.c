@@ -296,3 +296,18 @@ void container_name_of(const char *path, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s", name.name);
 }
+
+void *containers_row(void **rows, uint32_t *cap, size_t size, uint32_t g)
+{
+	if (g >= *cap) {
+		uint32_t n = g + 16;
+		char *bigger = realloc(*rows, (size_t)n * size);
+
+		if (!bigger)
+			return NULL;
+		memset(bigger + (size_t)*cap * size, 0, (size_t)(n - *cap) * size);
+		*rows = bigger;
+		*cap = n;
+	}
+	return (char *)*rows + (size_t)g * size;
+}

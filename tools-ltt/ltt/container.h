@@ -72,6 +72,12 @@ uint32_t containers_group(struct containers *c, int32_t pid);
  * ...") and return 2 (a selection of nothing, as -e nosuch is); else 0.
  */
 int containers_check(struct containers *c, const char *cmd);
+/*
+ * Row @g of a breakdown's table of @size-byte rows, one per group:
+ * *@rows holds *@cap of them, grown (new rows zeroed) to hold @g; NULL
+ * without memory.
+ */
+void *containers_row(void **rows, uint32_t *cap, size_t size, uint32_t g);
 /* The container name of cgroup @path ("?" for NULL) into @buf. */
 void container_name_of(const char *path, char *buf, size_t len);
 
