@@ -26,19 +26,26 @@ static const struct name_source {
 	const char *event;
 	enum name_kind kind;
 	const char *a, *b;		/* field names; NULL: none */
-	const char *c;			/* optional: a trace may lack it */
+	const char *c, *d;		/* optional: a trace may lack them */
 } name_sources[] = {
-	{ "statedump_process", COMM_SET, "pid", NULL, NULL },
-	{ "statedump_process", TGID_SET, "pid", "tgid", NULL },
-	{ "statedump_file", FILE_OPEN, "pid", "fd", NULL },
-	{ "process_exec", FILE_EXEC, "pid", NULL, NULL },
-	{ "process_exec", COMM_EXEC, "pid", NULL, NULL },
-	{ "process_fork", COMM_INHERIT, "child", NULL, NULL },
-	{ "process_fork", TGID_SET, "child", "child_tgid", NULL },
-	{ "process_fork", FILE_INHERIT, "child", "child_tgid", NULL },
-	{ "fs_open", FILE_OPEN, NULL, "fd", "flags" },
-	{ "fs_close", FILE_CLOSE, NULL, "fd", NULL },
-	{ "fs_dup", FILE_DUP, "oldfd", "newfd", "cloexec" },
+	{ "statedump_process", COMM_SET, "pid", NULL, NULL, NULL },
+	{ "statedump_process", TGID_SET, "pid", "tgid", NULL, NULL },
+	{ "statedump_file", FILE_OPEN, "pid", "fd", NULL, NULL },
+	{ "process_exec", FILE_EXEC, "pid", NULL, NULL, NULL },
+	{ "process_exec", COMM_EXEC, "pid", NULL, NULL, NULL },
+	{ "process_fork", COMM_INHERIT, "child", NULL, NULL, NULL },
+	{ "process_fork", TGID_SET, "child", "child_tgid", NULL, NULL },
+	{ "process_fork", FILE_INHERIT, "child", "child_tgid", NULL, NULL },
+	{ "process_fork", CG_INHERIT, "child", NULL, NULL, NULL },
+	{ "fs_open", FILE_OPEN, NULL, "fd", "flags", NULL },
+	{ "fs_close", FILE_CLOSE, NULL, "fd", NULL, NULL },
+	{ "fs_dup", FILE_DUP, "oldfd", "newfd", "cloexec", NULL },
+	/* where tasks live (cgroups.c) */
+	{ "statedump_cgroup", CG_DEFINE, "id", "parent", NULL, NULL },
+	{ "cgroup_mkdir", CG_DEFINE, "id", "parent", NULL, NULL },
+	{ "cgroup_rmdir", CG_REMOVE, "id", NULL, NULL, NULL },
+	{ "cgroup_attach", CG_ATTACH, "pid", "id", "threadgroup", NULL },
+	{ "process_ns", CG_PLACE, "pid", "cgroup", "vpid", "pidns" },
 };
 
 /* Open flags (the generic value: every architecture of the series). */
@@ -129,8 +136,7 @@ static uint64_t pid_key(int32_t pid)
 	return (uint32_t)pid;
 }
 
-/* The process of thread @pid, as far as the trace has said. */
-static int32_t tgid_of(const struct ltt_trace *t, int32_t pid)
+int32_t names_tgid(const struct ltt_trace *t, int32_t pid)
 {
 	const struct name_entry *e = name_lookup(&t->tgid, pid_key(pid));
 
@@ -139,7 +145,7 @@ static int32_t tgid_of(const struct ltt_trace *t, int32_t pid)
 
 static uint64_t file_key(const struct ltt_trace *t, int32_t pid, int32_t fd)
 {
-	return (uint64_t)(uint32_t)tgid_of(t, pid) << 32 | (uint32_t)fd;
+	return (uint64_t)(uint32_t)names_tgid(t, pid) << 32 | (uint32_t)fd;
 }
 
 /* Resolve a source's field names against the event; false if unusable. */
@@ -149,8 +155,9 @@ static bool names_resolve(const struct ltt_event_desc *d,
 	int a = src->a ? ltt_event_field_index(d, src->a) : -1;
 	int b = src->b ? ltt_event_field_index(d, src->b) : -1;
 	int c = src->c ? ltt_event_field_index(d, src->c) : -1;
+	int e = src->d ? ltt_event_field_index(d, src->d) : -1;
 	bool wants_string = src->kind == COMM_SET || src->kind == COMM_EXEC ||
-			    src->kind == FILE_OPEN;
+			    src->kind == FILE_OPEN || src->kind == CG_DEFINE;
 
 	if ((src->a && (a < 0 || d->fields[a].type == LTT_TYPE_STRING)) ||
 	    (src->b && (b < 0 || d->fields[b].type == LTT_TYPE_STRING)) ||
@@ -160,6 +167,7 @@ static bool names_resolve(const struct ltt_event_desc *d,
 	r->a = a;
 	r->b = b;
 	r->c = c >= 0 && d->fields[c].type != LTT_TYPE_STRING ? c : -1;
+	r->d = e >= 0 && d->fields[e].type != LTT_TYPE_STRING ? e : -1;
 	return true;
 }
 
@@ -171,7 +179,8 @@ int names_init(struct ltt_trace *t)
 	t->name_rule = calloc(reg->n_events ? reg->n_events : 1,
 			      sizeof(*t->name_rule));
 	if (!t->name_rule || name_table_init(&t->comm, 256) ||
-	    name_table_init(&t->tgid, 256) || name_table_init(&t->files, 256))
+	    name_table_init(&t->tgid, 256) || name_table_init(&t->files, 256) ||
+	    cgroups_init(&t->cg))
 		return ltt_fail("out of memory");
 	for (i = 0; i < ARRAY_SIZE(name_sources); i++) {
 		const struct name_source *src = &name_sources[i];
@@ -196,6 +205,7 @@ void names_free(struct ltt_trace *t)
 	free(t->tgid.slot);
 	free(t->files.slot);
 	free(t->name_rule);
+	cgroups_free(&t->cg);
 	t->comm.slot = t->tgid.slot = t->files.slot = NULL;
 	t->name_rule = NULL;
 }
@@ -330,10 +340,13 @@ static void names_apply_one(struct ltt_trace *t, const struct name_rule *r,
 		break;
 	case FILE_INHERIT:
 		if (a == b)
-			files_inherit(t, tgid_of(t, it->pid), a);
+			files_inherit(t, names_tgid(t, it->pid), a);
 		break;
 	case FILE_EXEC:
-		files_exec(t, tgid_of(t, a));
+		files_exec(t, names_tgid(t, a));
+		break;
+	default:
+		cgroups_apply(t, r, it);
 		break;
 	}
 }

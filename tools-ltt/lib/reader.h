@@ -91,11 +91,18 @@ enum name_kind {
 	FILE_INHERIT,		/* new process @a (of process @b) gets a copy of
 				 * the running task's descriptors */
 	FILE_EXEC,		/* process @a execs: its close-on-exec fds go */
+	/* cgroups.c */
+	CG_DEFINE,		/* cgroup @a (parent @b) is at the string */
+	CG_REMOVE,		/* cgroup @a is removed */
+	CG_ATTACH,		/* task @a moves to cgroup @b, its process too if @c */
+	CG_PLACE,		/* task @a is in cgroup @b, as pid @c of pid
+				 * namespace @d */
+	CG_INHERIT,		/* new task @a is where the running task is */
 };
 
 struct name_rule {
 	enum name_kind kind;
-	int a, b, c;			/* field indexes; -1: none */
+	int a, b, c, d;			/* field indexes; -1: none */
 	struct name_rule *next;		/* more rules of the same event */
 };
 
@@ -112,6 +119,33 @@ struct name_table {
 	struct name_entry *slot;
 	size_t n_slots;			/* a power of two */
 	size_t used;
+};
+
+/* Where the trace has put a task (cgroups.c). */
+struct cg_task {
+	int32_t pid;
+	bool used;
+	bool ns_known;			/* pidns and vpid */
+	uint64_t cgroup;		/* its id; 0: not said */
+	uint32_t pidns;
+	int32_t vpid;
+};
+
+/* A cgroup the trace has told of. */
+struct cg_group {
+	uint64_t id;
+	bool used;
+	bool removed;
+	char *path;			/* NULL: no record named it */
+};
+
+struct cg_tables {
+	struct cg_task *tasks;		/* open addressing by pid */
+	size_t n_tasks, n_task_slots;
+	struct cg_group *groups;	/* ... by id */
+	size_t n_groups, n_group_slots;
+	uint64_t serial;		/* bumped by every cgroup record */
+	unsigned int warned;		/* kinds of damage said */
 };
 
 /*
@@ -132,10 +166,11 @@ struct ltt_trace {
 	int sched_change;		/* its id, -1 if none */
 	unsigned int sched_in;		/* its "in" field */
 	struct name_rule **name_rule;	/* per event id, NULL for most */
-	struct name_rule rules[16];
+	struct name_rule rules[32];
 	struct name_table comm;		/* pid -> name */
 	struct name_table tgid;		/* thread -> process */
 	struct name_table files;	/* (tgid, fd) -> path */
+	struct cg_tables cg;		/* where tasks live */
 
 	struct stream **streams;	/* apart: the heap points at them */
 	unsigned int n_streams;
@@ -267,5 +302,14 @@ int names_init(struct ltt_trace *t);
 void names_free(struct ltt_trace *t);
 void names_apply(struct ltt_trace *t, const struct name_rule *rule,
 		 const struct ltt_item *it);
+/* The process of thread @pid, as far as the trace has said. */
+int32_t names_tgid(const struct ltt_trace *t, int32_t pid);
+
+/* cgroups.c */
+int cgroups_init(struct cg_tables *cg);
+void cgroups_free(struct cg_tables *cg);
+/* A CG_* rule. */
+void cgroups_apply(struct ltt_trace *t, const struct name_rule *r,
+		   const struct ltt_item *it);
 
 #endif /* LTT_LIB_READER_H */

@@ -125,6 +125,46 @@ static bool an_is_change(const struct analyses *an, int id)
 	return id >= 0 && id < 128 && (an->change_ids[id / 64] >> (id % 64) & 1);
 }
 
+/* The row of group @g, made with those before it; NULL without memory. */
+static struct an_group *an_group_row(struct analyses *an, uint32_t g)
+{
+	struct an_group *row = containers_row((void **)&an->groups,
+					      &an->cap_groups,
+					      sizeof(*an->groups), g);
+
+	if (!row)
+		an->failed = true;
+	return row;
+}
+
+/* cputime.h's credit: the run's time to its container, if selected. */
+static bool an_credit(void *ctx, int32_t pid, uint64_t ns)
+{
+	struct analyses *an = ctx;
+	struct an_group *g;
+
+	if (an->select && !containers_selected(an->select, pid))
+		return false;
+	if (pid && (g = an_group_row(an, containers_group(an->cg, pid))))
+		g->cpu_ns += ns;
+	return true;
+}
+
+int an_attach(struct analyses *an, struct timeline *tl,
+	      struct containers *select)
+{
+	an->cg = malloc(sizeof(*an->cg));
+	if (!an->cg || containers_init(an->cg, tl->trace, NULL)) {
+		free(an->cg);
+		an->cg = NULL;
+		return -1;
+	}
+	an->select = select;
+	tl->cpu_time.credit = an_credit;
+	tl->cpu_time.credit_ctx = an;
+	return 0;
+}
+
 int an_init(struct analyses *an, const struct ltt_registry *reg,
 	    const struct timeline *tl)
 {
@@ -219,6 +259,18 @@ void an_add(struct analyses *an, const struct ltt_trace *t,
 	} else {
 		io->writes++;
 		io->write_bytes += bytes > 0 ? bytes : 0;
+	}
+	if (an->cg) {
+		struct an_group *g = an_group_row(an, containers_group(an->cg,
+								       it->pid));
+
+		if (g && id == an->id_read) {
+			g->reads++;
+			g->read_bytes += bytes > 0 ? bytes : 0;
+		} else if (g) {
+			g->writes++;
+			g->write_bytes += bytes > 0 ? bytes : 0;
+		}
 	}
 }
 
@@ -378,5 +430,9 @@ void an_free(struct analyses *an)
 	free(an->irq_kind);
 	free(an->tasks);
 	free(an->procs);
+	if (an->cg)
+		containers_free(an->cg);
+	free(an->cg);
+	free(an->groups);
 	memset(an, 0, sizeof(*an));
 }

@@ -23,6 +23,7 @@
 
 #include <ltt/ltt.h>
 
+#include "container.h"
 #include "timeline.h"
 
 #define AN_HIST		40		/* buckets: [2^i, 2^(i+1)) ns */
@@ -49,8 +50,19 @@ struct an_cpu_use {
 	uint64_t ns;
 };
 
+/* One container's CPU time and I/O (analyses.cg's groups). */
+struct an_group {
+	uint64_t cpu_ns;
+	uint64_t reads, read_bytes, writes, write_bytes;
+};
+
 struct analyses {
 	const struct timeline *tl;	/* tasks' processes, for I/O */
+	/* containers (an_attach()): the task's when it ran, or read */
+	struct containers *cg;		/* NULL: no breakdown */
+	struct containers *select;	/* --cgroup, --container: CPU time of these */
+	struct an_group *groups;	/* by cg's group index */
+	uint32_t cap_groups;
 	/* I/O, counted during the pass */
 	int id_read, id_write;
 	uint64_t change_ids[2];		/* bits: events that change a file */
@@ -80,6 +92,14 @@ struct analyses {
 
 int an_init(struct analyses *an, const struct ltt_registry *reg,
 	    const struct timeline *tl);
+/*
+ * The containers' breakdown of CPU time and I/O, for @tl's trace (before
+ * any item): the credit of @tl's CPU time.  @select (may be NULL):
+ * --cgroup and --container, whose tasks alone get CPU time; an item they
+ * leave out goes to cpu_time_skip().  -1 without memory.
+ */
+int an_attach(struct analyses *an, struct timeline *tl,
+	      struct containers *select);
 /* Every item the timeline takes, after tl_add() (I/O is counted here). */
 void an_add(struct analyses *an, const struct ltt_trace *t,
 	    const struct ltt_item *it);

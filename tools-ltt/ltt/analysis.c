@@ -46,8 +46,94 @@ int stats_init(struct stats *st, const struct ltt_registry *reg, int32_t pid)
 	return 0;
 }
 
+/* The row of group @g, made with those before it; NULL without memory. */
+static struct stats_group *stats_group_row(struct stats *st, uint32_t g)
+{
+	return containers_row((void **)&st->groups, &st->cap_groups,
+			      sizeof(*st->groups), g);
+}
+
+/* cputime.h's credit: the run's time to its container, if selected. */
+static bool stats_credit(void *ctx, int32_t pid, uint64_t ns)
+{
+	struct stats *st = ctx;
+	struct stats_group *g;
+
+	if (st->select && !containers_selected(st->select, pid))
+		return false;
+	if (st->cg && pid) {
+		g = stats_group_row(st, containers_group(st->cg, pid));
+		if (g)
+			g->cpu_ns += ns;
+	}
+	return true;
+}
+
+int stats_attach(struct stats *st, const struct ltt_trace *t,
+		 struct containers *select)
+{
+	st->trace = t;
+	st->select = select;
+	st->cg = malloc(sizeof(*st->cg));
+	if (!st->cg || containers_init(st->cg, t, NULL)) {
+		free(st->cg);
+		st->cg = NULL;
+		return -1;
+	}
+	st->id_read = ltt_registry_find(st->reg, "fs_read");
+	st->id_write = ltt_registry_find(st->reg, "fs_write");
+	st->f_read_bytes = field_of(st->reg, st->id_read, "bytes");
+	st->f_write_bytes = field_of(st->reg, st->id_write, "bytes");
+	if (st->f_read_bytes < 0)
+		st->id_read = -1;
+	if (st->f_write_bytes < 0)
+		st->id_write = -1;
+	st->cpu_time.credit = stats_credit;
+	st->cpu_time.credit_ctx = st;
+	return 0;
+}
+
+void stats_skip(struct stats *st, const struct ltt_item *it)
+{
+	cpu_time_skip(&st->cpu_time, it);
+	if (it->kind == LTT_ITEM_EVENT && (int)it->desc->id == st->id_sched &&
+	    it->cpu < STATS_CPUS)
+		st->cpu[it->cpu].proc = 0;
+}
+
+void stats_add_item_io(struct stats *st, struct stats_group *g,
+		       const struct ltt_item *it)
+{
+	int64_t bytes;
+
+	if ((int)it->desc->id == st->id_read) {
+		bytes = ltt_item_int(it, st->f_read_bytes);
+		g->read_bytes += bytes > 0 ? bytes : 0;
+	} else {
+		bytes = ltt_item_int(it, st->f_write_bytes);
+		g->write_bytes += bytes > 0 ? bytes : 0;
+	}
+}
+
+/* Task @p's container now, its group row made. */
+static struct stats_group *stats_group_of(struct stats *st, struct proc *p)
+{
+	uint32_t g = containers_group(st->cg, p->pid);
+	struct stats_group *row = stats_group_row(st, g);
+
+	if (!row)
+		return NULL;
+	p->group = g;
+	p->group_serial = ltt_trace_cgroup_serial(st->trace);
+	return row;
+}
+
 void stats_free(struct stats *st)
 {
+	if (st->cg)
+		containers_free(st->cg);
+	free(st->cg);
+	free(st->groups);
 	free(st->per_event);
 	free(st->procs);
 	free(st->hash);
@@ -98,6 +184,7 @@ static uint32_t stats_proc_index(struct stats *st, int32_t pid)
 	}
 	memset(&st->procs[st->n_procs], 0, sizeof(st->procs[0]));
 	st->procs[st->n_procs].pid = pid;
+	st->procs[st->n_procs].group_serial = UINT64_MAX;	/* none yet */
 	st->hash[h] = ++st->n_procs;
 	if (2 * st->n_procs > st->hash_size && stats_rehash(st))
 		return UINT32_MAX;
@@ -187,6 +274,7 @@ void stats_add_item(struct stats *st, const struct ltt_item *it)
 	}
 	if (!st->events)
 		st->first_ts = it->ts;
+
 	st->events++;
 	st->last_ts = it->ts;
 	id = it->desc->id;
@@ -203,6 +291,16 @@ void stats_add_item(struct stats *st, const struct ltt_item *it)
 	p = stats_running(st, c, it->pid);
 	if (p)
 		p->events++;
+	if (p && st->cg) {
+		struct stats_group *g = stats_group_of(st, p);
+
+		if (g) {
+			g->events++;
+			g->syscalls += id == st->id_entry;
+			if (id == st->id_read || id == st->id_write)
+				stats_add_item_io(st, g, it);
+		}
+	}
 
 	if (id == st->id_entry) {
 		uint64_t nr = ltt_item_raw(it, st->f_entry_id) -

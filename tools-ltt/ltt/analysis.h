@@ -12,6 +12,7 @@
 
 #include <ltt/ltt.h>
 
+#include "container.h"
 #include "cputime.h"
 
 #define STATS_SYSCALLS	1024		/* syscall numbers counted by name */
@@ -31,6 +32,15 @@ struct proc {
 	uint64_t syscalls;
 	uint64_t events;
 	uint64_t cpu_ns;		/* time on a CPU (cputime.h) */
+	uint32_t group;			/* its container then (stats.cg) */
+	uint64_t group_serial;		/* ... as of this cgroup serial */
+};
+
+/* One container's share (stats.cg's groups). */
+struct stats_group {
+	uint64_t events, syscalls;
+	uint64_t cpu_ns;
+	uint64_t read_bytes, write_bytes;	/* fs_read, fs_write */
 };
 
 struct stats_cpu {
@@ -65,6 +75,18 @@ struct stats {
 	uint32_t *hash;			/* index + 1; 0 empty */
 	uint32_t hash_size;
 
+	/*
+	 * Containers: each event to its task's container when it ran,
+	 * CPU time to the container of the task that ran (stats_attach()).
+	 */
+	const struct ltt_trace *trace;
+	struct containers *cg;		/* NULL: no breakdown */
+	struct stats_group *groups;	/* by cg's group index */
+	uint32_t cap_groups;
+	int id_read, id_write, f_read_bytes, f_write_bytes;
+	/* --cgroup, --container: CPU time of the tasks selected only */
+	struct containers *select;
+
 	/* --pid: time per syscall of that task */
 	bool track_pid;
 	int32_t pid;
@@ -79,6 +101,9 @@ struct stats {
 int stats_init(struct stats *st, const struct ltt_registry *reg, int32_t pid);
 /* Count one item: stats_add()'s every case, out of line. */
 void stats_add_item(struct stats *st, const struct ltt_item *it);
+/* A read's or write's bytes to its container @g. */
+void stats_add_item_io(struct stats *st, struct stats_group *g,
+		       const struct ltt_item *it);
 
 /*
  * Count one item.  The common event (a known CPU and task, not a
@@ -92,7 +117,8 @@ static inline void stats_add(struct stats *st, const struct ltt_item *it)
 
 	if (it->kind != LTT_ITEM_EVENT || it->cpu >= STATS_CPUS ||
 	    !c->proc || c->proc_pid != it->pid || st->track_pid ||
-	    !st->events) {
+	    !st->events || (st->cg && st->procs[c->proc - 1].group_serial !=
+			    ltt_trace_cgroup_serial(st->trace))) {
 		stats_add_item(st, it);
 		return;
 	}
@@ -107,6 +133,15 @@ static inline void stats_add(struct stats *st, const struct ltt_item *it)
 	st->cpu[it->cpu].last_ts = it->ts;
 	st->cpu_time.cpu[it->cpu].last_ts = it->ts;	/* cpu_time_add()'s */
 	st->procs[c->proc - 1].events++;
+	if (st->cg) {
+		struct stats_group *g = &st->groups[st->procs[c->proc - 1].group];
+
+		g->events++;
+		g->syscalls += id == st->id_entry;
+		if (id == st->id_read || id == st->id_write) {
+			stats_add_item_io(st, g, it);
+		}
+	}
 	if (id == st->id_entry) {
 		uint64_t nr = ltt_item_raw(it, st->f_entry_id) - st->syscall_base;
 
@@ -117,6 +152,15 @@ static inline void stats_add(struct stats *st, const struct ltt_item *it)
 		st->procs[c->proc - 1].syscalls++;
 	}
 }
+/*
+ * The containers' breakdown of trace @t (call before any item); @select
+ * (may be NULL): --cgroup and --container, whose tasks alone get CPU
+ * time.  -1 without memory.
+ */
+int stats_attach(struct stats *st, const struct ltt_trace *t,
+		 struct containers *select);
+/* An item --cgroup or --container left out: for the CPU time. */
+void stats_skip(struct stats *st, const struct ltt_item *it);
 /* Close the CPU-time intervals still open (cputime.h). */
 void stats_finish(struct stats *st);
 void stats_free(struct stats *st);

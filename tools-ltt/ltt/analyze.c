@@ -33,6 +33,7 @@ static const struct ltt_opt analyze_opts[] = {
 	{ OPT_UNTIL, "until", "NAME", "startup: time to the first exec of NAME or marker NAME (again: more)" },
 	{ OPT_BUCKETS, "buckets", "N", "startup: what ran on each CPU in N slices of the window (default 10)" },
 	{ OPT_JSON, "json", NULL, "one JSON object, every row of every table" },
+	CONTAINER_OPTS,
 };
 
 enum { A_SYSCALLS = 1, A_SCHED = 2, A_IRQ = 4, A_IO = 8, A_CPU = 16,
@@ -213,6 +214,8 @@ static int io_cmp(const void *x, const void *y)
 	return strcmp(a->file, b->file);
 }
 
+static void print_groups_io(const struct analyze *a);
+
 static void print_io(const struct analyze *a)
 {
 	const struct analyses *an = &a->an;
@@ -234,6 +237,7 @@ static void print_io(const struct analyze *a)
 			(unsigned long long)io->write_bytes,
 			(unsigned long long)io->changes, io->file);
 	}
+	print_groups_io(a);
 }
 
 static void print_use(const struct analyze *a, const char *what,
@@ -251,6 +255,88 @@ static void print_use(const struct analyze *a, const char *what,
 			all ? 100.0 * u[i].ns / all : 0.0);
 }
 
+/* The containers that ran or did I/O, as ltt names them; false: none. */
+static bool any_groups(const struct analyze *a)
+{
+	const struct analyses *an = &a->an;
+	size_t pos = 0;
+
+	return an->cg && an->cg->n_groups &&
+	       ltt_trace_cgroups(an->cg->trace, &pos, NULL, NULL);
+}
+
+static void print_groups_cpu(const struct analyze *a)
+{
+	const struct analyses *an = &a->an;
+	uint64_t all = an->span * an->n_cpus;
+	char b[32];
+	uint32_t i;
+
+	if (!any_groups(a))
+		return;
+	fprintf(a->f, "\n  by container:\n  %-32s %16s %8s  %s\n", "container",
+		"us", "share", "cgroup");
+	for (i = 0; i < an->cg->n_groups && i < an->cap_groups; i++)
+		if (an->groups[i].cpu_ns)
+			fprintf(a->f, "  %-32s %16s %7.2f%%  %s\n",
+				an->cg->groups[i].name,
+				us(an->groups[i].cpu_ns, b),
+				all ? 100.0 * an->groups[i].cpu_ns / all : 0.0,
+				an->cg->groups[i].first->path);
+}
+
+static void print_groups_io(const struct analyze *a)
+{
+	const struct analyses *an = &a->an;
+	uint32_t i;
+
+	if (!any_groups(a))
+		return;
+	fprintf(a->f, "\n  by container:\n  %-32s %8s %12s %8s %12s  %s\n",
+		"container", "reads", "bytes", "writes", "bytes", "cgroup");
+	for (i = 0; i < an->cg->n_groups && i < an->cap_groups; i++) {
+		const struct an_group *g = &an->groups[i];
+
+		if (g->reads || g->writes)
+			fprintf(a->f, "  %-32s %8llu %12llu %8llu %12llu  %s\n",
+				an->cg->groups[i].name,
+				(unsigned long long)g->reads,
+				(unsigned long long)g->read_bytes,
+				(unsigned long long)g->writes,
+				(unsigned long long)g->write_bytes,
+				an->cg->groups[i].first->path);
+	}
+}
+
+static void json_groups(const struct analyze *a)
+{
+	const struct analyses *an = &a->an;
+	uint32_t i, n = 0;
+
+	fputs(",\"containers\":[", a->f);
+	for (i = 0; any_groups(a) && i < an->cg->n_groups && i < an->cap_groups; i++) {
+		const struct an_group *g = &an->groups[i];
+		const struct cg_info *c = an->cg->groups[i].first;
+
+		if (!g->cpu_ns && !g->reads && !g->writes)
+			continue;
+		fputs(n++ ? ",{\"name\":" : "{\"name\":", a->f);
+		json_str(a->f, c->name.name);
+		fputs(",\"cgroup\":", a->f);
+		if (c->named)
+			json_str(a->f, c->path);
+		else
+			fputs("null", a->f);
+		fprintf(a->f, ",\"cpu_ns\":%llu,\"reads\":%llu,\"read_bytes\":%llu,\"writes\":%llu,\"write_bytes\":%llu}",
+			(unsigned long long)g->cpu_ns,
+			(unsigned long long)g->reads,
+			(unsigned long long)g->read_bytes,
+			(unsigned long long)g->writes,
+			(unsigned long long)g->write_bytes);
+	}
+	putc(']', a->f);
+}
+
 static void print_cpu(const struct analyze *a)
 {
 	const struct analyses *an = &a->an;
@@ -265,6 +351,7 @@ static void print_cpu(const struct analyze *a)
 			an->span ? 100.0 * an->cpu_busy[i] / an->span : 0.0);
 	print_use(a, "by process", an->procs, an->n_procs);
 	print_use(a, "by task", an->tasks, an->n_tasks);
+	print_groups_cpu(a);
 }
 
 /* ---- JSON --------------------------------------------------------- */
@@ -376,6 +463,8 @@ static void print_json(const struct analyze *a, const char *dir)
 		json_use(a, "processes", an->procs, an->n_procs);
 		json_use(a, "tasks", an->tasks, an->n_tasks);
 	}
+	if (a->which & (A_CPU | A_IO))
+		json_groups(a);
 	if (a->which & A_STARTUP) {
 		fputs(",\"startup\":", a->f);
 		su_print_json(a->f, &a->su);
@@ -401,8 +490,9 @@ int cmd_analyze(int argc, char **argv)
 	struct item_select sel;
 	struct ltt_trace *t;
 	unsigned int errors, i, missing = 0;
+	struct cg_args cga = { 0 };
 	char err[300];
-	int c;
+	int c, nosuch;
 
 	while ((c = opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
@@ -438,6 +528,9 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_JSON:
 			a.json = true;
 			break;
+		default:
+			opt_container(&cga, &p, c);
+			break;
 		}
 	}
 	if (p.ind >= argc)
@@ -448,14 +541,19 @@ int cmd_analyze(int argc, char **argv)
 		opt_usage_error(&p, "%s", err);
 	if (a.n_until && !(a.which & A_STARTUP))
 		opt_usage_error(&p, "--until is for the startup analysis (-a startup)");
-	if (tl_init(&a.tl, t) || an_init(&a.an, ltt_trace_registry(t), &a.tl) ||
+	if (item_select_containers(&sel, t, &cga) || tl_init(&a.tl, t) ||
+	    an_init(&a.an, ltt_trace_registry(t), &a.tl) ||
+	    an_attach(&a.an, &a.tl, sel.cg) ||
 	    su_init(&a.su, t, a.until, a.n_until)) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
 	while (ltt_trace_next(t, &it) > 0) {
-		if (!item_selected(&sel, t, it))
+		if (!item_selected(&sel, t, it)) {
+			if (sel.cg && (a.which & ~A_STARTUP))
+				tl_skip(&a.tl, it);	/* what ran */
 			continue;
+		}
 		/* the timeline, the biggest, only for the others */
 		if (a.which & ~A_STARTUP) {
 			tl_add(&a.tl, it);
@@ -464,6 +562,16 @@ int cmd_analyze(int argc, char **argv)
 		if (a.which & A_STARTUP)
 			su_add(&a.su, it);
 	}
+	nosuch = sel.cg ? containers_check(sel.cg, p.cmd) : 0;
+	if (nosuch) {
+		an_free(&a.an);
+		tl_free(&a.tl);
+		su_free(&a.su);
+		item_select_free(&sel);
+		ltt_trace_close(t);
+		return nosuch;
+	}
+	a.an.select = NULL;	/* tl_finish() ends the runs: all judged */
 	if (tl_finish(&a.tl) || an_compute(&a.an, &a.tl, a.pid) ||
 	    su_finish(&a.su, a.buckets)) {
 		warnx_cmd(p.cmd, "out of memory");

@@ -73,6 +73,10 @@ static void run_end(struct cpu_time *ct, unsigned int cpu, uint64_t ts)
 
 	if (!c->seen || ts <= c->since)
 		return;
+	if (ct->credit && !ct->credit(ct->credit_ctx, c->pid, ts - c->since)) {
+		c->since = ts;
+		return;
+	}
 	k = task_of(ct, c->pid);
 	if (!k) {
 		ct->failed = true;
@@ -115,6 +119,16 @@ void cpu_time_add(struct cpu_time *ct, const struct ltt_item *it)
 		c->pid = ltt_item_int(it, ct->f_in);
 		c->since = it->ts;
 	}
+}
+
+void cpu_time_skip(struct cpu_time *ct, const struct ltt_item *it)
+{
+	if (it->kind == LTT_ITEM_LOST || (int)it->desc->id == ct->id_sched ||
+	    it->cpu >= CPU_TIME_CPUS || !ct->cpu[it->cpu].seen) {
+		cpu_time_add(ct, it);
+		return;
+	}
+	ct->cpu[it->cpu].last_ts = it->ts;
 }
 
 void cpu_time_finish(struct cpu_time *ct)

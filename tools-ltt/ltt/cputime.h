@@ -41,10 +41,23 @@ struct cpu_time {
 	uint64_t busy[CPU_TIME_CPUS];	/* per CPU: ns a task (not idle) ran */
 	struct cpu_time_task *tasks;	/* open addressing by pid */
 	uint32_t n_tasks, n_slots;
+	/*
+	 * Optional: told of each run as it ends, with the trace's state
+	 * then (where the task is): false leaves the run out (a task
+	 * --cgroup or --container does not select).  The containers'
+	 * breakdown of ltt stats and ltt analyze.
+	 */
+	bool (*credit)(void *ctx, int32_t pid, uint64_t ns);
+	void *credit_ctx;
 };
 
 int cpu_time_init(struct cpu_time *ct, const struct ltt_registry *reg);
 void cpu_time_add(struct cpu_time *ct, const struct ltt_item *it);
+/*
+ * An item a selection (--cgroup, --container) left out: its switches
+ * and losses still say what runs, the rest only how long the CPU ran.
+ */
+void cpu_time_skip(struct cpu_time *ct, const struct ltt_item *it);
 /* Close each CPU's run at the trace's end. */
 void cpu_time_finish(struct cpu_time *ct);
 /* The CPU time of task @pid (0 for one that never ran). */

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "container.h"
 #include "export.h"
 #include "outfile.h"
 #include "syscalls.h"
@@ -64,7 +65,9 @@ enum {
 	PR_PID = 1, PR_PPID = 2, PR_CMDLINE = 3,
 	TH_TID = 1, TH_NAME = 2, TH_TGID = 3,
 	/* TrackDescriptor, ThreadDescriptor */
-	TD_UUID = 1, TD_NAME = 2, TD_THREAD = 4,
+	TD_UUID = 1, TD_NAME = 2, TD_PROCESS = 3, TD_THREAD = 4,
+	/* ProcessDescriptor */
+	PD_PID = 1, PD_NAME = 6, PD_LABELS = 8,
 	THD_PID = 1, THD_TID = 2, THD_NAME = 5,
 	/* TrackEvent, DebugAnnotation */
 	TE_ANNOTATIONS = 4, TE_TYPE = 9, TE_TRACK_UUID = 11, TE_NAME = 23,
@@ -564,6 +567,42 @@ static void px_item(struct px *x, const struct ltt_item *it)
 }
 
 /* Every task the trace named: threads and processes. */
+/*
+ * The container of each process (as the trace ended), where the trace
+ * names cgroups: a label of its process descriptor, as Perfetto's UI
+ * shows it beside the process's name.
+ */
+static void process_containers(struct px *x)
+{
+	char container[LTT_CGROUP_NAME_MAX];
+	size_t i, pk, td, pd, pos = 0;
+
+	if (!ltt_trace_cgroups(x->t, &pos, NULL, NULL))
+		return;
+	for (i = 0; i < x->n_slots; i++) {
+		const struct ptask *k = &x->tasks[i];
+		const char *name;
+
+		if (!k->used || k->pid <= 0 || k->tgid != k->pid)
+			continue;
+		container_name_of(ltt_trace_cgroup(x->t, k->pid, NULL),
+				  container, sizeof(container));
+		name = ltt_trace_comm(x->t, k->pid);
+		if (!name || !*name)
+			name = k->name;
+		pk = packet_begin(x, x->last_ts);
+		td = nest_begin(&x->ob, TP_TRACK_DESCRIPTOR);
+		f_int(&x->ob, TD_UUID, 0x2000000000ULL + (uint32_t)k->pid);
+		pd = nest_begin(&x->ob, TD_PROCESS);
+		f_int(&x->ob, PD_PID, k->pid);
+		f_str(&x->ob, PD_NAME, name);
+		f_str(&x->ob, PD_LABELS, container);
+		nest_end(&x->ob, pd);
+		nest_end(&x->ob, td);
+		packet_end(x, pk);
+	}
+}
+
 static void process_tree(struct px *x)
 {
 	size_t i, pk, pt, m;
@@ -595,6 +634,7 @@ static void process_tree(struct px *x)
 	}
 	nest_end(&x->ob, pt);
 	packet_end(x, pk);
+	process_containers(x);
 }
 
 static void clock_snapshot(struct px *x, uint64_t ts)

@@ -365,9 +365,21 @@ static void write_names(struct export *e)
 		if (k->pid <= 0)
 			continue;
 		meta(e, "thread_name", k->tgid, k->pid, tl->strings[k->name]);
-		if (k->pid == k->tgid || !leader)
-			meta(e, "process_name", k->tgid, k->pid,
-			     tl->strings[(leader ? leader : k)->name]);
+		if (k->pid != k->tgid && leader)
+			continue;
+		meta(e, "process_name", k->tgid, k->pid,
+		     tl->strings[(leader ? leader : k)->name]);
+		k = leader ? leader : k;
+		if (k->container == UINT32_MAX)
+			continue;
+		/* the container: a label, and its processes side by side */
+		begin(e, 'M', "process_labels", k->tgid, k->pid);
+		fputs(",\"args\":{\"labels\":", e->f);
+		json_str(e->f, tl->strings[k->container]);
+		fputs("}}", e->f);
+		begin(e, 'M', "process_sort_index", k->tgid, k->pid);
+		fprintf(e->f, ",\"args\":{\"sort_index\":%u}}",
+			k->container + 1);
 	}
 }
 

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "container.h"
 #include "filter.h"
+#include "ltt.h"
 #include "syscalls.h"
 
 enum node_kind {
@@ -28,6 +30,7 @@ enum name_use {
 	USE_FIELD_INT,
 	USE_FIELD_STRING,
 	USE_COMM, USE_PID, USE_CPU, USE_EVENT, USE_SYSCALL, USE_TS, USE_TID,
+	USE_CGROUP, USE_CONTAINER,
 	USE_NONE,			/* this event has no such name */
 };
 
@@ -54,6 +57,7 @@ struct filter {
 	int syscall_compat, compat_abi;	/* syscall_entry_compat, its abi */
 	const struct ltt_syscall_table *syscalls;	/* the trace's */
 	bool have_syscalls;		/* syscalls looked up */
+	struct containers *cg;		/* for cgroup and container; NULL: not yet */
 };
 
 struct parser {
@@ -317,7 +321,8 @@ static const struct {
 	{ "comm", USE_COMM, T_STR }, { "pid", USE_PID, T_INT },
 	{ "tid", USE_TID, T_INT }, { "cpu", USE_CPU, T_INT },
 	{ "event", USE_EVENT, T_STR }, { "syscall", USE_SYSCALL, T_STR },
-	{ "ts", USE_TS, T_INT },
+	{ "ts", USE_TS, T_INT }, { "cgroup", USE_CGROUP, T_STR },
+	{ "container", USE_CONTAINER, T_STR },
 };
 
 /* The types operand @n may have in some event: T_INT, T_STR, or 0. */
@@ -375,7 +380,7 @@ static int check(struct parser *ps, const struct node *n)
 			return 0;
 		ps->p = ps->s + n->col - 1;
 		fail(ps, "\"%s\" is no field of any event of the trace, nor "
-		     "comm, pid, tid, cpu, event, syscall or ts (a string "
+		     "comm, pid, tid, cpu, event, syscall, ts, cgroup or container (a string "
 		     "is quoted: \"%s\")", n->text, n->text);
 		return -1;
 	}
@@ -436,6 +441,9 @@ void filter_free(struct filter *f)
 	if (!f)
 		return;
 	node_free(f->root);
+	if (f->cg)
+		containers_free(f->cg);
+	free(f->cg);
 	free(f);
 }
 
@@ -484,6 +492,22 @@ static const char *syscall_name(struct filter *f, const struct ltt_trace *t,
 	return ltt_syscall_name(table, ltt_item_int(it, 0));
 }
 
+/* The running task's cgroup, as container.h follows it. */
+static const struct cg_info *cgroup_of(struct filter *f,
+				       const struct ltt_trace *t,
+				       const struct ltt_item *it)
+{
+	if (!f->cg) {
+		f->cg = malloc(sizeof(*f->cg));
+		if (!f->cg || containers_init(f->cg, t, NULL)) {
+			free(f->cg);
+			f->cg = NULL;
+			return NULL;
+		}
+	}
+	return containers_task(f->cg, it->pid);
+}
+
 static struct value eval_operand(struct filter *f, struct node *n,
 				 const struct ltt_trace *t,
 				 const struct ltt_item *it)
@@ -519,6 +543,15 @@ static struct value eval_operand(struct filter *f, struct node *n,
 		return (struct value){ V_STRING, 0, v.string ? v.string : "" };
 	case USE_TS:
 		return (struct value){ V_NUMBER, (int64_t)it->ts, NULL };
+	case USE_CGROUP:
+	case USE_CONTAINER: {
+		const struct cg_info *cg = cgroup_of(f, t, it);
+
+		if (!cg)
+			return v;
+		return (struct value){ V_STRING, 0, n->use[id] == USE_CGROUP ?
+				       cg->path : cg->name.name };
+	}
 	default:
 		return v;
 	}
@@ -650,8 +683,30 @@ int item_select_init(struct item_select *sel, const struct ltt_registry *reg,
 	return 0;
 }
 
+int item_select_containers(struct item_select *sel, const struct ltt_trace *t,
+			   const struct cg_args *a)
+{
+	if (!a->cgroup && !a->container)
+		return 0;
+	sel->cg = malloc(sizeof(*sel->cg));
+	if (!sel->cg || containers_init(sel->cg, t, a)) {
+		free(sel->cg);
+		sel->cg = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+bool item_select_task(const struct item_select *sel, const struct ltt_item *it)
+{
+	return containers_selected(sel->cg, it->pid);
+}
+
 void item_select_free(struct item_select *sel)
 {
+	if (sel->cg)
+		containers_free(sel->cg);
+	free(sel->cg);
 	free(sel->mask);
 	filter_free(sel->filter);
 	memset(sel, 0, sizeof(*sel));

@@ -19,7 +19,9 @@
  * process_signal's target), tid (the task's own, always), cpu, event
  * (its name), syscall (syscall_entry's
  * and syscall_entry_compat's call name, in the table of the machine
- * that recorded the trace), ts (trace clock, ns).  A comparison with a name the event
+ * that recorded the trace), ts (trace clock, ns), cgroup (the path of
+ * the task's cgroup, "?" where the trace has not placed it) and
+ * container (its name, as ltt names containers: cgname.h).  A comparison with a name the event
  * does not have is false.  What cannot match any event is refused by
  * filter_new(): a name no event has (an unquoted string), a number
  * compared with a string, a number out of range, nesting deeper than
@@ -35,6 +37,8 @@
 #include <stdint.h>
 
 #include <ltt/ltt.h>
+
+struct cg_args;
 
 struct filter;
 
@@ -57,10 +61,13 @@ bool filter_match(struct filter *f, const struct ltt_trace *t,
 int parse_event_list(const struct ltt_registry *reg, const char *list,
 		     uint64_t *mask, unsigned int nbits);
 
+struct containers;
+
 /* -e and --filter together, for the commands that take both. */
 struct item_select {
 	uint64_t *mask;			/* NULL: every event */
 	struct filter *filter;		/* NULL: no expression */
+	struct containers *cg;		/* --cgroup, --container; NULL: none */
 };
 
 /*
@@ -72,15 +79,26 @@ int item_select_init(struct item_select *sel, const struct ltt_registry *reg,
 		     size_t err_len);
 void item_select_free(struct item_select *sel);
 
+/*
+ * Take --cgroup and --container (@a) too; -1 without memory.  The
+ * selection is @sel->cg: containers_check() it at the end.
+ */
+int item_select_containers(struct item_select *sel, const struct ltt_trace *t,
+			   const struct cg_args *a);
+/* Does the running task of @it pass --cgroup and --container? */
+bool item_select_task(const struct item_select *sel, const struct ltt_item *it);
+
 /* Lost-event items pass when neither -e nor --filter is given. */
 static inline bool item_selected(const struct item_select *sel,
 				 const struct ltt_trace *t,
 				 const struct ltt_item *it)
 {
 	if (it->kind == LTT_ITEM_LOST)
-		return !sel->mask && !sel->filter;
+		return !sel->mask && !sel->filter && !sel->cg;
 	if (sel->mask &&
 	    !(sel->mask[it->desc->id / 64] & (1ULL << (it->desc->id % 64))))
+		return false;
+	if (sel->cg && !item_select_task(sel, it))
 		return false;
 	return !sel->filter || filter_match(sel->filter, t, it);
 }

@@ -87,6 +87,23 @@ unsigned int opt_ids(const struct opt_parser *p, const char *what,
 unsigned int opt_pids(const struct opt_parser *p, const char *s,
 		      pid_t *pids, unsigned int max);
 
+/*
+ * --cgroup PATH and --container NAME, the same for report, stats,
+ * analyze and watch: put CONTAINER_OPTS in the command's table and hand
+ * its keys to opt_container().  container.h selects with them.
+ */
+enum { OPT_CGROUP = 0x4000, OPT_CONTAINER };
+#define CONTAINER_OPTS							\
+	{ OPT_CGROUP, "cgroup", "PATH",					\
+	  "only events of tasks in cgroup PATH (v2) or below it, when they ran" }, \
+	{ OPT_CONTAINER, "container", "NAME",				\
+	  "only events of tasks of container NAME (docker:ID, nginx.service: as ltt names it, or a container's id)" }
+struct cg_args {
+	const char *cgroup, *container;
+};
+/* @key's option into @a: true when it was one of CONTAINER_OPTS. */
+bool opt_container(struct cg_args *a, const struct opt_parser *p, int key);
+
 /* "ltt CMD: message" on stderr. */
 void warnx_cmd(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

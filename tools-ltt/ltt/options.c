@@ -182,3 +182,17 @@ void trace_dirs_add(struct trace_dirs *d, const struct opt_parser *p,
 		opt_usage_error(p, "at most %d trace directories", TRACE_DIRS_MAX);
 	d->v[d->n++] = dir;
 }
+
+bool opt_container(struct cg_args *a, const struct opt_parser *p, int key)
+{
+	if (key != OPT_CGROUP && key != OPT_CONTAINER)
+		return false;
+	if (!*p->arg)
+		opt_usage_error(p, "--%s: empty", key == OPT_CGROUP ?
+				"cgroup" : "container");
+	if (key == OPT_CGROUP)
+		a->cgroup = p->arg;
+	else
+		a->container = p->arg;
+	return true;
+}

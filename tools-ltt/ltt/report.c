@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../lib/checked.h"
+#include "container.h"
 #include "filter.h"
 #include "ltt.h"
 #include "out.h"
@@ -23,6 +24,7 @@ enum {
 	OPT_JSON,
 	OPT_FILTER,
 	OPT_COMM,
+	OPT_SHOW_CONTAINER,
 };
 
 static const struct ltt_opt report_opts[] = {
@@ -31,6 +33,8 @@ static const struct ltt_opt report_opts[] = {
 	{ 'p', "pid", "PID[,PID]", "only events of these tasks (thread ids: not a process's other threads)" },
 	{ 'c', "cpu", "CPU[,CPU]", "only events of these CPUs" },
 	{ OPT_COMM, "comm", "NAME[,NAME]", "only events of processes of these names" },
+	CONTAINER_OPTS,
+	{ OPT_SHOW_CONTAINER, "show-container", NULL, "the task's container after its name: [docker:3f2a9c1e77b0] (--json: cgroup and container)" },
 	{ OPT_FROM, "from", "TIME", "from TIME: seconds from the start, -seconds from the end, or HH:MM:SS[.ns]" },
 	{ OPT_TO, "to", "TIME", "up to TIME (included)" },
 	{ OPT_UTC, "utc", NULL, "wall-clock time in UTC, not local time" },
@@ -51,6 +55,9 @@ struct report {
 	char *comms;			/* --comm, a copy cut at the commas */
 	const char *comm[REPORT_PIDS_MAX];
 	unsigned int n_comms;
+	struct cg_args cg_args;		/* --cgroup, --container */
+	struct containers cg;		/* ... and --show-container's names */
+	bool show_container;
 	struct time_window win;		/* --from, --to, --utc */
 	bool utc;
 	bool raw_time;
@@ -119,11 +126,12 @@ static bool report_wanted(const struct report *r, const struct ltt_item *it)
 	if (!report_cpu_wanted(r, it->cpu))
 		return false;
 	if (it->kind == LTT_ITEM_LOST)
-		return !r->event_mask && !r->n_comms;
+		return !r->event_mask && !r->n_comms && !r->cg.selecting;
 	if (r->event_mask &&
 	    !(r->event_mask[it->desc->id / 64] & (1ULL << (it->desc->id % 64))))
 		return false;
-	return report_pid_wanted(r, it->pid) && report_comm_wanted(r, it->pid);
+	return report_pid_wanted(r, it->pid) && report_comm_wanted(r, it->pid) &&
+	       containers_selected((struct containers *)&r->cg, it->pid);
 }
 
 /* --comm NAME[,NAME]: the names, cut in a copy of @arg. */
@@ -309,6 +317,11 @@ static void report_item(struct report *r, const struct ltt_item *it)
 	out_s64(o, it->pid);
 	out_char(o, ' ');
 	out_str(o, comm ? comm : "?");
+	if (r->show_container) {
+		out_str(o, " [");
+		out_str(o, containers_task(&r->cg, it->pid)->name.name);
+		out_char(o, ']');
+	}
 	out_label(o, &r->labels[it->desc->id][0]);
 	report_fields(r, it);
 	out_char(o, '\n');
@@ -352,6 +365,20 @@ static void report_json(struct report *r, const struct ltt_item *it)
 	out_s64(o, it->pid);
 	out_str(o, ",\"comm\":");
 	out_json(o, comm ? comm : "?", 6 * LTT_STRING_MAX + 8);
+	if (r->show_container) {
+		const struct cg_info *cg = containers_task(&r->cg, it->pid);
+
+		out_str(o, ",\"cgroup\":");
+		if (cg->named)
+			out_json(o, cg->path, 6 * LTT_STRING_MAX + 8);
+		else
+			out_str(o, "null");
+		out_str(o, ",\"container\":");
+		if (cg->named)
+			out_json(o, cg->name.name, 6 * LTT_STRING_MAX + 8);
+		else
+			out_str(o, "null");
+	}
 	out_str(o, ",\"event\":\"");
 	out_str(o, d->name);
 	out_str(o, "\",\"fields\":{");
@@ -411,6 +438,12 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 		case OPT_FILTER:
 			r->filter_arg = p->arg;
 			break;
+		case OPT_SHOW_CONTAINER:
+			r->show_container = true;
+			break;
+		default:
+			opt_container(&r->cg_args, p, c);
+			break;
 		}
 	}
 	if (p->ind >= argc)
@@ -433,7 +466,7 @@ int cmd_report(int argc, char **argv)
 	struct strace *st = NULL;
 	unsigned int errors;
 	unsigned long matched = 0;
-	int failed = 0;
+	int failed = 0, nosuch;
 
 	report_parse(&r, &p, argc, argv, &events);
 	t = open_traces_or_die(p.cmd, argv + p.ind, argc - p.ind);
@@ -476,7 +509,7 @@ int cmd_report(int argc, char **argv)
 			opt_usage_error(&p, "--filter: %s", err);
 	}
 	r.out = malloc(sizeof(*r.out));
-	if (!r.out) {
+	if (!r.out || containers_init(&r.cg, t, &r.cg_args)) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
@@ -517,9 +550,11 @@ int cmd_report(int argc, char **argv)
 	if (failed && !r.out->failed)
 		warnx_cmd(p.cmd, "write error on the standard output");
 	errors = print_trace_errors(p.cmd, t);
+	/* a cgroup or container the trace does not name: as -e nosuch */
+	nosuch = containers_check(&r.cg, p.cmd);
 	/* A selection that keeps nothing is worth a word: a typo? */
-	if (!matched && (r.filter || r.event_mask || r.n_pids || r.n_cpus ||
-			 r.n_comms))
+	if (!matched && !nosuch && (r.filter || r.event_mask || r.n_pids ||
+				    r.n_cpus || r.n_comms || r.cg.selecting))
 		warnx_cmd(p.cmd, "no event of %s matches the selection",
 			  argv[p.ind]);
 	if (r.out->failed) {
@@ -537,6 +572,9 @@ int cmd_report(int argc, char **argv)
 	field_notes_free(r.notes);
 	filter_free(r.filter);
 	free(r.event_mask);
+	containers_free(&r.cg);
 	ltt_trace_close(t);
+	if (nosuch)
+		return nosuch;
 	return errors || failed ? 1 : 0;
 }

@@ -65,6 +65,45 @@ static void procs(FILE *f, const struct stats *st, const struct ltt_trace *t)
 	putc(']', f);
 }
 
+/* The containers, as ltt stats prints them ([] without cgroups). */
+static void groups(FILE *f, const struct stats *st)
+{
+	const struct containers *cg = st->cg;
+	size_t pos = 0;
+	uint32_t i, n = 0;
+
+	fputs(",\"containers\":[", f);
+	if (cg && ltt_trace_cgroups(st->trace, &pos, NULL, NULL)) {
+		for (i = 0; i < cg->n_groups && i < st->cap_groups; i++) {
+			const struct stats_group *g = &st->groups[i];
+			const struct cg_info *c = cg->groups[i].first;
+
+			if (!g->events && !g->cpu_ns)
+				continue;
+			fputs(n++ ? ",{\"name\":" : "{\"name\":", f);
+			json_str(f, c->name.name);
+			fputs(",\"kind\":", f);
+			json_str(f, c->named ? ltt_cgroup_kind_name(c->name.kind) : "?");
+			fputs(",\"runtime\":", f);
+			json_str(f, c->name.runtime ? c->name.runtime : "");
+			fputs(",\"id\":", f);
+			json_str(f, c->name.id);
+			fputs(",\"cgroup\":", f);
+			if (c->named)
+				json_str(f, c->path);
+			else
+				fputs("null", f);
+			fprintf(f, ",\"events\":%llu,\"syscalls\":%llu,\"cpu_ns\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu}",
+				(unsigned long long)g->events,
+				(unsigned long long)g->syscalls,
+				(unsigned long long)g->cpu_ns,
+				(unsigned long long)g->read_bytes,
+				(unsigned long long)g->write_bytes);
+		}
+	}
+	putc(']', f);
+}
+
 static void times(FILE *f, const struct stats *st,
 		  const struct ltt_syscall_table *table)
 {
@@ -123,6 +162,7 @@ void stats_print_json(FILE *f, const struct stats *st, const struct ltt_trace *t
 	if (st->id_entry >= 0)
 		syscalls(f, st, ltt_trace_syscalls(t));
 	procs(f, st, t);
+	groups(f, st);
 	if (st->track_pid)
 		times(f, st, ltt_trace_syscalls(t));
 	lost(f, st);

@@ -23,6 +23,7 @@ static const struct ltt_opt stats_opts[] = {
 	{ 257, "from", "TIME", "from TIME: seconds from the start, -seconds from the end, or HH:MM:SS[.ns]" },
 	{ 258, "to", "TIME", "up to TIME (included)" },
 	{ 259, "utc", NULL, "--from and --to HH:MM:SS are UTC, not local time" },
+	CONTAINER_OPTS,
 };
 
 /* Sort helpers: by a count, largest first. */
@@ -191,6 +192,45 @@ static void print_lost(const struct stats *st)
 			       (unsigned long long)st->cpu[i].lost_packets);
 }
 
+/* The containers' table: events, calls, CPU time and I/O of each. */
+static void print_groups(const struct stats *st, unsigned int top)
+{
+	const struct containers *cg = st->cg;
+	struct ranked *r;
+	uint64_t total = 0;
+	unsigned int i, n = 0;
+	char buf[32];
+	size_t pos = 0;
+
+	if (!cg || !ltt_trace_cgroups(st->trace, &pos, NULL, NULL))
+		return;		/* a trace that names no cgroup */
+	r = calloc(cg->n_groups + 1, sizeof(*r));
+	if (!r)
+		return;
+	for (i = 0; i < cg->n_groups && i < st->cap_groups; i++) {
+		total += st->groups[i].cpu_ns;
+		if (st->groups[i].events || st->groups[i].cpu_ns)
+			r[n++] = (struct ranked){ st->groups[i].cpu_ns, i };
+	}
+	qsort(r, n, sizeof(*r), ranked_cmp);
+	printf("\nContainers (the task's when it ran; ? where the trace does not place it):\n"
+	       "%-32s %10s %10s %16s %7s %10s %10s  %s\n", "container", "events",
+	       "syscalls", "cpu seconds", "share", "read", "written", "cgroup");
+	for (i = 0; i < limit(n, top); i++) {
+		const struct stats_group *g = &st->groups[r[i].index];
+		const struct cg_group *c = &cg->groups[r[i].index];
+
+		format_rel(buf, sizeof(buf), g->cpu_ns);
+		printf("%-32s %10llu %10llu %16s %6.2f%% %10llu %10llu  %s\n",
+		       c->name, (unsigned long long)g->events,
+		       (unsigned long long)g->syscalls, buf,
+		       total ? 100.0 * g->cpu_ns / total : 0.0,
+		       (unsigned long long)g->read_bytes,
+		       (unsigned long long)g->write_bytes, c->first->path);
+	}
+	free(r);
+}
+
 static void print_summary(const struct stats *st, const struct ltt_trace *t)
 {
 	int64_t offset = ltt_trace_clock_offset(t);
@@ -207,8 +247,8 @@ int cmd_stats(int argc, char **argv)
 {
 	struct opt_parser p = OPT_PARSER_ANYWHERE("ltt stats", "[OPTIONS] DIR...",
 		"Summarise the trace in DIR: events by type, system calls by name and\n"
-		"by process, CPU time by process, events lost; with --pid, the time\n"
-		"each system call of that task took.",
+		"by process, CPU time by process and by container, events lost; with\n"
+		"--pid, the time each system call of that task took.",
 		stats_opts);
 	const struct ltt_item *it;
 	unsigned int top = 20, errors = 0;
@@ -219,8 +259,9 @@ int cmd_stats(int argc, char **argv)
 	const char *events = NULL, *expr = NULL;
 	struct item_select sel;
 	struct time_window win = { 0 };
+	struct cg_args cga = { 0 };
 	char err[300];
-	int c;
+	int c, nosuch;
 
 	while ((c = opt_next(&p, argc, argv)) != -1) {
 		if (c == 'p')
@@ -239,6 +280,8 @@ int cmd_stats(int argc, char **argv)
 			win.to_arg = p.arg;
 		else if (c == 259)
 			win.utc = true;
+		else
+			opt_container(&cga, &p, c);
 	}
 	if (p.ind >= argc)
 		opt_usage_error(&p, "a trace directory expected");
@@ -247,7 +290,9 @@ int cmd_stats(int argc, char **argv)
 			     sizeof(err)))
 		opt_usage_error(&p, "%s", err);
 	st = malloc(sizeof(*st));
-	if (!st || stats_init(st, ltt_trace_registry(t), pid)) {
+	if (!st || stats_init(st, ltt_trace_registry(t), pid) ||
+	    item_select_containers(&sel, t, &cga) ||
+	    stats_attach(st, t, sel.cg)) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
@@ -257,11 +302,23 @@ int cmd_stats(int argc, char **argv)
 	while (ltt_trace_next(t, &it) > 0) {
 		if (it->ts > win.to)
 			break;		/* items come in time order */
-		if (it->ts >= win.from && item_selected(&sel, t, it))
+		if (it->ts < win.from)
+			continue;
+		if (item_selected(&sel, t, it))
 			stats_add(st, it);
+		else if (sel.cg)
+			stats_skip(st, it);	/* what ran, for CPU time */
 	}
 	stats_finish(st);
+	nosuch = sel.cg ? containers_check(sel.cg, p.cmd) : 0;
 	item_select_free(&sel);
+	st->select = NULL;
+	if (nosuch) {
+		stats_free(st);
+		free(st);
+		ltt_trace_close(t);
+		return nosuch;
+	}
 
 	if (json) {
 		stats_print_json(stdout, st, t);
@@ -280,6 +337,7 @@ int cmd_stats(int argc, char **argv)
 	print_syscalls(st, t, top);
 	print_procs(st, t, top, false);
 	print_procs(st, t, top, true);
+	print_groups(st, top);
 	if (pid >= 0)
 		print_times(st, t);
 	print_lost(st);

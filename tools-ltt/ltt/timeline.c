@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "syscalls.h"
+#include "container.h"
 #include "timeline.h"
 
 const char *const tl_kind_names[TL_KINDS] = {
@@ -806,7 +807,7 @@ void tl_add(struct timeline *tl, const struct ltt_item *it)
 	int id;
 
 	cpu_time_add(&tl->cpu_time, it);
-	if (!tl->events && !tl->n_lost)
+	if (!tl->events && !tl->n_lost && !tl->skipped)
 		tl->t0 = it->kind == LTT_ITEM_LOST ? it->lost_from : it->ts;
 	if (it->ts > tl->t1)
 		tl->t1 = it->ts;
@@ -865,6 +866,18 @@ void tl_add(struct timeline *tl, const struct ltt_item *it)
 	}
 }
 
+void tl_skip(struct timeline *tl, const struct ltt_item *it)
+{
+	cpu_time_skip(&tl->cpu_time, it);
+	if (!tl->events && !tl->n_lost && !tl->skipped)
+		tl->t0 = it->kind == LTT_ITEM_LOST ? it->lost_from : it->ts;
+	tl->skipped = true;
+	if (it->ts > tl->t1)
+		tl->t1 = it->ts;
+	if (it->cpu < TL_CPUS && it->cpu >= tl->n_cpus)
+		tl->n_cpus = it->cpu + 1;
+}
+
 static int slice_cmp(const void *a, const void *b)
 {
 	const struct tl_slice *x = a, *y = b;
@@ -890,6 +903,9 @@ static int state_cmp(const void *a, const void *b)
 int tl_finish(struct timeline *tl)
 {
 	unsigned int i;
+	size_t pos = 0;
+	bool cgroups = ltt_trace_cgroups(tl->trace, &pos, NULL, NULL);
+	char container[LTT_CGROUP_NAME_MAX];
 
 	cpu_time_finish(&tl->cpu_time);
 	for (i = 0; i < tl->n_cpus; i++)
@@ -902,6 +918,13 @@ int tl_finish(struct timeline *tl)
 			task_pop(tl, k, tl->t1, TL_UNFINISHED);
 		task_state(tl, k, TL_UNKNOWN, tl->t1);
 		k->name = tl_string(tl, comm_of(tl, k->pid));
+		k->container = UINT32_MAX;
+		if (cgroups && k->pid > 0) {
+			container_name_of(ltt_trace_cgroup(tl->trace, k->pid,
+							   NULL),
+					  container, sizeof(container));
+			k->container = tl_string(tl, container);
+		}
 	}
 	if (tl->slices)
 		qsort(tl->slices, tl->n_slices, sizeof(*tl->slices), slice_cmp);

@@ -111,6 +111,9 @@ struct tl_task {
 	int32_t pid;
 	int32_t tgid;			/* its process; pid when unknown */
 	uint32_t name;			/* last name the trace gave it */
+	uint32_t container;		/* its container at the end (string
+					 * index), UINT32_MAX: the trace names
+					 * no cgroup */
 	uint8_t state;
 	uint64_t state_since;
 	int32_t cpu;			/* running on, or -1 */
@@ -171,10 +174,16 @@ struct timeline {
 	uint8_t *mark_kind;		/* per event id: TL_MARK_* */
 	unsigned int n_ids;		/* of mark_kind */
 	bool failed;			/* out of memory */
+	bool skipped;			/* tl_skip() was given an item */
 };
 
 int tl_init(struct timeline *tl, const struct ltt_trace *t);
 void tl_add(struct timeline *tl, const struct ltt_item *it);
+/*
+ * An item a selection (--cgroup, --container) left out: the CPU time
+ * still follows its switches, the span and CPUs count it; nothing drawn.
+ */
+void tl_skip(struct timeline *tl, const struct ltt_item *it);
 /* Close what is open at the trace's end; sorts the slices by lane,
  * depth and start.  Returns -1 when memory ran out on the way. */
 int tl_finish(struct timeline *tl);

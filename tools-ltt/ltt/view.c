@@ -70,13 +70,23 @@ static int lane_cmp(const void *a, const void *b)
 {
 	const struct tl_task *x = &sort_tl->tasks[*(const uint32_t *)a];
 	const struct tl_task *y = &sort_tl->tasks[*(const uint32_t *)b];
+	int c;
 
+	/* by container (as the task ended), then by process */
+	if (x->container != y->container) {
+		if (x->container == UINT32_MAX || y->container == UINT32_MAX)
+			return x->container == UINT32_MAX ? 1 : -1;
+		c = strcmp(sort_tl->strings[x->container],
+			   sort_tl->strings[y->container]);
+		if (c)
+			return c;
+	}
 	if (x->tgid != y->tgid)
 		return x->tgid < y->tgid ? -1 : 1;
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-/* One lane per task that ran or has a known state, by process. */
+/* One lane per task that ran or has a known state, by container and process. */
 static int view_lanes(struct view *v)
 {
 	struct timeline *tl = &v->tl;
@@ -427,8 +437,11 @@ static void write_misc(struct view *v, FILE *f)
 	for (i = 0; i < v->n_lanes; i++) {
 		const struct tl_task *k = &tl->tasks[v->lane_task[i]];
 
-		fprintf(f, "%s[%d,%d,%u]", i ? "," : "", k->pid, k->tgid,
+		fprintf(f, "%s[%d,%d,%u", i ? "," : "", k->pid, k->tgid,
 			k->name);
+		if (k->container != UINT32_MAX)
+			fprintf(f, ",%u", k->container);
+		putc(']', f);
 	}
 	fputs("],\"marks\":[", f);
 	for (i = 0; i < tl->n_marks; i++) {

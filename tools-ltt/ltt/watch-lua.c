@@ -11,7 +11,8 @@
  *    event (no allocation, no garbage): a script keeps what it needs,
  *    not the table;
  *  - the context (`ts`, `cpu`, `tid`, `pid`) is kept in C, per event
- *    id, and `comm` looked up, only when a script reads them: the
+ *    id, and `comm`, `cgroup` and `container` looked up, only when a
+ *    script reads them: the
  *    table's metatable serves them (a field of the same name, a real
  *    key of the table, wins); the fields are real keys, set per event.
  *
@@ -33,6 +34,7 @@
 #include <lualib.h>
 
 #include "../lib/checked.h"
+#include "container.h"
 #include "json.h"
 #include "ltt.h"
 #include "syscalls.h"
@@ -69,6 +71,7 @@ struct held {
 struct watch {
 	lua_State *L;
 	struct ltt_trace *trace;
+	struct containers *cg;		/* cgroup, container; NULL: not yet */
 	struct watch_cb *cb;		/* per event id */
 	unsigned int n_cb;
 	int builtins;			/* ref: the globals before the script ran */
@@ -169,6 +172,44 @@ static const char *comm_of(const struct watch *w, lua_Integer pid)
 	return comm ? comm : "?";
 }
 
+/* Push task @pid's cgroup path (@name false) or container name, or nil. */
+static void push_cgroup(struct watch *w, lua_Integer pid, bool name)
+{
+	const struct cg_info *cg;
+
+	if (!w->trace) {
+		lua_pushnil(w->L);
+		return;
+	}
+	if (!w->cg) {
+		w->cg = malloc(sizeof(*w->cg));
+		if (!w->cg || containers_init(w->cg, w->trace, NULL)) {
+			free(w->cg);
+			w->cg = NULL;
+			lua_pushnil(w->L);
+			return;
+		}
+	}
+	cg = containers_task(w->cg, pid);
+	if (cg->named)
+		lua_pushstring(w->L, name ? cg->name.name : cg->path);
+	else
+		lua_pushnil(w->L);
+}
+
+/* ltt.cgroup(pid), ltt.container(pid): where @pid is now, or nil. */
+static int l_cgroup(lua_State *L)
+{
+	push_cgroup(watch_of(L), luaL_checkinteger(L, 1), false);
+	return 1;
+}
+
+static int l_container(lua_State *L)
+{
+	push_cgroup(watch_of(L), luaL_checkinteger(L, 1), true);
+	return 1;
+}
+
 /* ltt.comm(pid): the process name the trace gave @pid so far, or "?". */
 static int l_comm(lua_State *L)
 {
@@ -257,7 +298,7 @@ static int l_escape(lua_State *L)
  */
 static int l_event_index(lua_State *L)
 {
-	const struct watch *w = watch_of(L);
+	struct watch *w = watch_of(L);
 	const struct watch_cb *cb;
 	const char *key;
 	lua_Integer id;
@@ -277,6 +318,8 @@ static int l_event_index(lua_State *L)
 		lua_pushinteger(L, cb->tid);
 	else if (!strcmp(key, "comm"))
 		lua_pushstring(L, comm_of(w, cb->tid));
+	else if (!strcmp(key, "cgroup") || !strcmp(key, "container"))
+		push_cgroup(w, cb->tid, key[1] == 'o');
 	else
 		return 0;
 	return 1;
@@ -287,6 +330,8 @@ static const luaL_Reg ltt_lib[] = {
 	{ "syscall_name", l_syscall_name },
 	{ "syscall_nr", l_syscall_nr },
 	{ "comm", l_comm },
+	{ "cgroup", l_cgroup },
+	{ "container", l_container },
 	{ "file", l_file },
 	{ "now", l_now },
 	{ "clock", l_clock },
@@ -712,6 +757,9 @@ void watch_free(struct watch *w)
 		return;
 	if (w->L)
 		lua_close(w->L);
+	if (w->cg)
+		containers_free(w->cg);
+	free(w->cg);
 	free(w->cb);
 	free(w->held);
 	free(w);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../lttd/run.h"
+#include "container.h"
 #include "ltt.h"
 #include "watch.h"
 
@@ -53,6 +54,7 @@ static const struct ltt_opt watch_opts[] = {
 	{ 's', "subbuf-size", "SIZE", "bytes per sub-buffer" },
 	{ 'n', "subbufs", "COUNT", "sub-buffers per CPU" },
 	{ 't', "time", "SECONDS", "stop recording after SECONDS" },
+	CONTAINER_OPTS,
 };
 
 static volatile sig_atomic_t got_stop;
@@ -76,6 +78,8 @@ struct watch_cmd {
 	struct lttd_config cfg;
 	char temp[4096];
 
+	struct cg_args cga;		/* --cgroup, --container */
+	struct containers cg;		/* ... judged as the items come */
 	struct watch *w;
 	struct ltt_trace *t;
 	bool live;			/* following or recording */
@@ -104,6 +108,8 @@ static void watch_parse(struct watch_cmd *c, int argc, char **argv)
 				c->timeout = opt_u64(c->p, "--timeout", c->p->arg);
 				if (!c->timeout || c->timeout > 1000000)
 					opt_usage_error(c->p, "--timeout: 1 to 1000000 seconds");
+			} else if (opt_container(&c->cga, c->p, key)) {
+				/* read, whatever the trace's origin */
 			} else if (key == OPT_ARG) {
 				if (c->n_args == WATCH_ARGS_MAX)
 					opt_usage_error(c->p, "at most %d script arguments",
@@ -333,6 +339,9 @@ static int watch_feed(struct watch_cmd *c)
 			return 0;
 		ret = ltt_trace_next(c->t, &it);
 		if (ret == 1) {
+			if (it->kind == LTT_ITEM_EVENT &&
+			    !containers_selected(&c->cg, it->pid))
+				continue;
 			if (watch_item(c->w, it))
 				return -1;
 			continue;
@@ -380,6 +389,10 @@ static int watch_run(struct watch_cmd *c)
 		}
 	}
 	watch_bind(c->w, c->t);
+	if (containers_init(&c->cg, c->t, &c->cga)) {
+		warnx_cmd(CMD, "out of memory");
+		return 1;
+	}
 	if (watch_start(c->w) || watch_feed(c)) {
 		c->failed = true;
 		warnx_cmd(CMD, "%s", watch_error(c->w));
@@ -394,6 +407,9 @@ static int watch_run(struct watch_cmd *c)
 		status = 1;
 	if (watch_report(c))
 		status = 1;
+	if (!c->failed && containers_check(&c->cg, CMD))
+		status = 2;
+	containers_free(&c->cg);
 	watch_remove_temp(c);
 	if (c->failed)
 		return 1;

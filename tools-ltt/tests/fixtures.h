@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define FX_CLOCK_OFFSET		1764460800000000000LL	/* 2025-11-30 00:00 UTC */
 #define FX_T0			1000000000ULL		/* 1 s of uptime */
@@ -152,6 +153,49 @@ void fx_long_text(char *buf);
 #define FX_FS_KILLER9		555
 #define FX_FS_SURVIVOR		556	/* SIGUSR1 by 557, never exits */
 #define FX_FS_USR1ER		557
+
+/*
+ * containers: 2 CPUs (tests/fixtures-cg.c), with the manifest of which
+ * event belongs to which cgroup (tests/fixtures/containers.manifest).
+ * The state dump (by a kworker, on cpu0) names five cgroups and places
+ * systemd in init.scope, nginx in nginx.service and the docker
+ * container's process "app" and its thread in its own pid namespace.
+ * cpu0: nginx writes, forks a worker (born where nginx is: no
+ * process_ns), which execs; systemd makes backup.service and moves the
+ * worker's process into it.  cpu1: app reads, makes a payload cgroup
+ * below its container, clones a child into it (a process_ns), its
+ * thread runs, the child execs /bin/sh and exits, app removes the
+ * cgroup.
+ */
+#define FX_CG_ROOT		1
+#define FX_CG_INIT		2
+#define FX_CG_SYSTEM		3
+#define FX_CG_NGINX		4
+#define FX_CG_DOCKER		5
+#define FX_CG_BACKUP		6
+#define FX_CG_PAYLOAD		7
+#define FX_CG_DOCKER_ID		"3f2a9c1e77b0a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f60123"
+#define FX_CG_INIT_PATH		"/init.scope"
+#define FX_CG_NGINX_PATH	"/system.slice/nginx.service"
+#define FX_CG_DOCKER_PATH	"/system.slice/docker-" FX_CG_DOCKER_ID ".scope"
+#define FX_CG_PAYLOAD_PATH	FX_CG_DOCKER_PATH "/payload"
+#define FX_CG_BACKUP_PATH	"/system.slice/backup.service"
+#define FX_CG_NGINX_NAME	"nginx.service"
+#define FX_CG_DOCKER_NAME	"docker:3f2a9c1e77b0"
+#define FX_CG_PIDNS		0xF0000010LL	/* the container's */
+#define FX_CG_KWORKER		50
+#define FX_CG_NGINX_PID		700
+#define FX_CG_WORKER		701
+#define FX_CG_APP		710
+#define FX_CG_APP_THREAD	711
+#define FX_CG_CHILD		712	/* pid 3 in the container */
+#define FX_CG_NGINX_WRITE	100	/* bytes */
+#define FX_CG_APP_READ		200
+
+/* The trace in @dir, its manifest into @manifest (may be NULL). */
+int fx_make_containers(const char *dir, FILE *manifest);
+/* containers-damaged: 1 CPU, damaged cgroup records (fixtures-cg.c). */
+int fx_make_containers_damaged(const char *dir);
 
 int fx_make_basic(const char *dir);
 int fx_make_fschanges(const char *dir);

@@ -304,6 +304,25 @@ static int make_culprits_plain(const char *dir)
 	return fx_make_culprits(dir, false);
 }
 
+/* containers, and its manifest beside it (DIR/containers.manifest) */
+static int make_containers(const char *dir)
+{
+	char path[4096];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s.manifest", dir);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	ret = fx_make_containers(dir, f);
+	if (fclose(f))
+		ret = -1;
+	return ret;
+}
+
 static const struct {
 	const char *name;
 	int (*make)(const char *dir);
@@ -314,6 +333,8 @@ static const struct {
 	{ "culprits-plain", make_culprits_plain },
 	{ "strings", fx_make_strings },
 	{ "fschanges", fx_make_fschanges },
+	{ "containers", make_containers },
+	{ "containers-damaged", fx_make_containers_damaged },
 };
 
 int main(int argc, char **argv)

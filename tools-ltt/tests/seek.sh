@@ -51,14 +51,15 @@ check_seek() {
 	want=$(window "$tmp/full" "$from" "$to" | bare)
 	got=$("$ltt" report "${args[@]}" "$trace" 2>"$tmp/err" | bare)
 	check "$name: the window's events" "$want" "$got"
-	check "$name: nothing said" "" "$(cat "$tmp/err")"
+	# (but what the whole trace says: containers-damaged's warnings)
+	check "$name: nothing said" "" "$(grep -vxFf "$tmp/full.err" "$tmp/err")"
 }
 
 traces=("$dir"/*/ "$tmp/mix/")
 for t in "${traces[@]}"; do
 	t=${t%/}
 	n=${t##*/}
-	"$ltt" report "$t" >"$tmp/full" 2>/dev/null
+	"$ltt" report "$t" >"$tmp/full" 2>"$tmp/full.err"
 	last=$(tail -1 "$tmp/full" | awk '{ print substr($2, 2) }')
 	lines=$(wc -l <"$tmp/full")
 	# the times of lines at 0, 1/3, 2/3 and the last, and between them

@@ -114,11 +114,11 @@ void filter_reports_parse_errors(void **state)
 	parse_fails("pid == 12ab", "at column 8: not a number");
 	/* what cannot match is refused, not "no event matches" */
 	parse_fails("comm == sh", "at column 9: \"sh\" is no field of any event "
-		    "of the trace, nor comm, pid, tid, cpu, event, syscall or ts "
+		    "of the trace, nor comm, pid, tid, cpu, event, syscall, ts, cgroup or container "
 		    "(a string is quoted: \"sh\")");
 	parse_fails("nosuchfield == 1 || pid", "at column 1: \"nosuchfield\" is no "
 		    "field of any event of the trace, nor comm, pid, tid, cpu, "
-		    "event, syscall or ts (a string is quoted: \"nosuchfield\")");
+		    "event, syscall, ts, cgroup or container (a string is quoted: \"nosuchfield\")");
 	parse_fails("pid == 1 && comm == 3",
 		    "at column 13: comm is a string, 3 a number: they never compare");
 	parse_fails("\"x\" < ret", "at column 1: \"x\" is a string, ret a number: "

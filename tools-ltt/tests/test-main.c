@@ -147,6 +147,7 @@ int main(void)
 		TESTS_INDEX,
 		TESTS_OUT,
 		TESTS_CGNAME,
+		TESTS_CGROUPS,
 	};
 
 	/* LTT_TESTS=startup_* runs only the tests whose names match */

@@ -227,7 +227,17 @@ void enable_flag_clear_makes_no_call(void **state);
 	cmocka_unit_test(cgname_survives_mutated_paths),		\
 	cmocka_unit_test(cgname_bounds_and_arguments)
 
+#define TESTS_CGROUPS							\
+	cmocka_unit_test(cgroups_follow_the_fixture),			\
+	cmocka_unit_test(cgroups_survive_a_seek),			\
+	cmocka_unit_test(cgroups_damaged_records),			\
+	cmocka_unit_test(cgroups_select)
+
 #define DECLARE(t)	void t(void **state)
+DECLARE(cgroups_follow_the_fixture);
+DECLARE(cgroups_survive_a_seek);
+DECLARE(cgroups_damaged_records);
+DECLARE(cgroups_select);
 DECLARE(cgname_names_every_fixture_path);
 DECLARE(cgname_survives_mutated_paths);
 DECLARE(cgname_bounds_and_arguments);

@@ -443,6 +443,36 @@ const char *ltt_trace_comm(const struct ltt_trace *t, int32_t pid);
 const char *ltt_trace_file(const struct ltt_trace *t, int32_t pid,
 			   int32_t fd);
 
+/*
+ * Where task @pid lives, as the items before the current one told it
+ * (the state dump's process_ns, cgroup_attach, process_ns after a fork,
+ * a fork: where its parent is): the path of its cgroup (v2) from the
+ * hierarchy's root, and its id in *@id (@id may be NULL).  NULL when the
+ * trace has not placed the task (*@id 0), or placed it in a cgroup no
+ * record named (*@id that id: a damaged trace, a user session's).
+ * LTT_1.6.
+ */
+const char *ltt_trace_cgroup(const struct ltt_trace *t, int32_t pid,
+			     uint64_t *id);
+/*
+ * Task @pid's pid namespace (its inode number) in *@pidns and the pid
+ * it has there in *@vpid (either may be NULL): 1, or 0 when the trace
+ * has not told it.  LTT_1.6.
+ */
+int ltt_trace_pidns(const struct ltt_trace *t, int32_t pid, uint32_t *pidns,
+		    int32_t *vpid);
+/*
+ * A number that changes whenever what ltt_trace_cgroup() answers of
+ * some task may have changed: for caches of it.  LTT_1.6.
+ */
+uint64_t ltt_trace_cgroup_serial(const struct ltt_trace *t);
+/*
+ * The cgroups the items so far named (removed ones too): start with
+ * *@pos 0; 1 with the next one's id and path, 0 after the last.  LTT_1.6.
+ */
+int ltt_trace_cgroups(const struct ltt_trace *t, size_t *pos, uint64_t *id,
+		      const char **path);
+
 /* Field access on an event item; @i indexes desc->fields. */
 static inline uint64_t ltt_item_raw(const struct ltt_item *it, unsigned int i)
 {
