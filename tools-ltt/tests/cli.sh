@@ -141,7 +141,7 @@ riscv=$("$ltt" report "$archtmp/riscv")
 check "report unknown arch: numbers" 200 "$(grep -c ' syscall_entry: id=110 ip=' <<<"$riscv")"
 check "report unknown arch: no names" 0 "$(grep -c ' syscall_entry: id=[0-9]*(' <<<"$riscv")"
 check "report unknown arch: --syscalls" 200 \
-	"$("$ltt" report --syscalls "$archtmp/riscv" | grep -c '\] syscall_110() = ')"
+	"$("$ltt" report --syscalls "$archtmp/riscv" | grep -cE '\] syscall_110\((\) = | <unfinished \.\.\.>$)')"
 check "stats unknown arch" 1 \
 	"$("$ltt" stats "$archtmp/riscv" | grep -cE '^ +200  \? +110$')"
 rm -rf "$archtmp"
@@ -405,7 +405,7 @@ print(n, names)'
 check "report --json: valid UTF-8 for a name of byte 0xff" "517 1" \
 	"$("$ltt" report --json "$tmp/badname/t" 2>&1 | json_ok 2>&1 | tail -1)"
 check "report --syscalls --json: valid UTF-8 for a name of byte 0xff" \
-	"$("$ltt" report --syscalls "$tmp/badname/t" | wc -l) 0" \
+	"$("$ltt" report --syscalls "$tmp/badname/t" | grep -vc ' <\.\.\. [a-z_0-9]* resumed>') 0" \
 	"$("$ltt" report --syscalls --json "$tmp/badname/t" 2>&1 | json_ok 2>&1 | tail -1)"
 # Names are the traced programs' to choose: the shipped scripts escape
 # them (ltt.escape()), --syscalls as strace does (octal past ASCII)
