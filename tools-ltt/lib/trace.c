@@ -345,7 +345,7 @@ static void trace_chain_snapshots(struct ltt_trace *t)
  * Names ahead: the state dump at the start of stream @s (its packets up
  * to the first without a statedump_* record) read through a copy of the
  * stream, its names kept in t->ahead for the tasks that run before the
- * dump reaches them.  What the copy says of damage is said again when
+ * dump reaches them (following: the part written when it is opened).  What the copy says of damage is said again when
  * the stream is read.
  */
 static void trace_read_ahead(struct ltt_trace *t, struct stream *s)
@@ -358,6 +358,7 @@ static void trace_read_ahead(struct ltt_trace *t, struct stream *s)
 	if (!save)
 		return;
 	memcpy(save, s, sizeof(*s));
+	s->fd = -1;		/* following: the copy maps nothing new */
 	while (!s->done && !s->waiting) {
 		if (s->pkt != pkt) {
 			if (!dump)
@@ -398,8 +399,7 @@ static int trace_open_streams(struct ltt_trace *t)
 	trace_chain_snapshots(t);
 	for (i = 0; i < t->n_streams; i++) {
 		stream_advance(t->streams[i]);
-		if (!t->follow)
-			trace_read_ahead(t, t->streams[i]);
+		trace_read_ahead(t, t->streams[i]);
 		trace_place(t, t->streams[i]);
 	}
 	if (t->n_heap) {
