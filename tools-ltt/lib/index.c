@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The packet index of a stream: where each packet starts and the times
- * it spans, so that a reader goes straight to the packets of a window.
+ * it spans, so that a reader goes straight to the last packets of a
+ * stream (the time range); a seek reads the records before its time for
+ * their names, and does not use it.
  *
  * On disk it is LTTng's CTF index, version 1.1 (what lttng-relayd and
  * lttng-consumerd write, and babeltrace2 reads): DIR/index/STREAM.idx,
@@ -10,8 +12,8 @@
  * packet it writes.
  *
  * The reader takes the index as a hint, never as the truth: entries are
- * checked against each other when the file is read, and the packets a
- * seek lands between are checked against their own headers.  An index
+ * checked against each other when the file is read, and the packets
+ * read through it are checked against their own headers.  An index
  * that is missing, short or damaged costs time, not events: what it does
  * not cover is found by walking the packet headers, and a damaged one is
  * dropped with a warning naming it.
@@ -308,43 +310,6 @@ static bool index_entry_ok(const struct stream *s, size_t i)
 	       h.timestamp_begin == e->ts_begin &&
 	       h.timestamp_end == e->ts_end && h.packet_seq_num == e->seq &&
 	       h.events_discarded == e->discarded && h.cpu_id == e->cpu;
-}
-
-/* The first packet that may hold a record at or after @ts. */
-static size_t index_find(const struct stream *s, uint64_t ts)
-{
-	size_t lo = 0, hi = s->n_pkts;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->pkts[mid].ts_end < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-bool stream_seek(struct stream *s, uint64_t ts)
-{
-	size_t k;
-
-	if (s->done || !s->map)
-		return false;
-	stream_index_load(s);
-	k = index_find(s, ts);
-	/* the packets on both sides of the landing are checked */
-	if ((k > 0 && !index_entry_ok(s, k - 1)) ||
-	    (k < s->n_pkts && !index_entry_ok(s, k))) {
-		index_drop(s, "packet %zu does not match its entry", k);
-		k = index_find(s, ts);
-	}
-	/* the packet being read, or one before it: read on from here */
-	if (!k || s->pkts[k - 1].off + s->pkts[k - 1].packet_bytes <= s->pkt)
-		return false;
-	stream_seek_packet(s, k);
-	return true;
 }
 
 void stream_seek_packet(struct stream *s, size_t k)

@@ -33,16 +33,18 @@ struct ltt_metadata {
 	int64_t clock_offset;		/* real - mono, ns */
 	bool big_endian;		/* trace { byte_order = be; } */
 	char arch[32];			/* env { arch = "..."; }, or "" */
+	bool user_session;		/* env { session = "user"; } */
 };
 
 /*
  * ltt_metadata_write() for a trace of either byte order (the host's is
  * what the kernel writes; tests convert traces to the other) and of
- * machine @arch (env.arch; NULL: this one's).
+ * machine @arch (env.arch; NULL: this one's), of a user session or of
+ * the whole system (env.session: "user" or "system").
  */
 int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
 			     int64_t real_minus_mono_ns, bool big_endian,
-			     const char *arch);
+			     const char *arch, bool user_session);
 
 int ltt_metadata_parse(const char *text, size_t len, const char *file,
 		       struct ltt_metadata *md);

@@ -161,8 +161,12 @@ static int metadata_write_event(FILE *out, const struct ltt_event_desc *d)
 	return 0;
 }
 
-/* The env block; arch is @arch, or NULL for this machine's. */
-static void metadata_write_env(FILE *out, const char *arch)
+/*
+ * The env block; arch is @arch, or NULL for this machine's.  session
+ * says whose tasks the trace names: "user" (an unprivileged user's
+ * session, the other users' tasks written as pid 0) or "system".
+ */
+static void metadata_write_env(FILE *out, const char *arch, bool user)
 {
 	struct utsname u;
 
@@ -175,6 +179,7 @@ static void metadata_write_env(FILE *out, const char *arch)
 	}
 	if (arch)
 		fprintf(out, "\tarch = \"%s\";\n", arch);
+	fprintf(out, "\tsession = \"%s\";\n", user ? "user" : "system");
 	fprintf(out, "};\n\n");
 }
 
@@ -200,12 +205,12 @@ int ltt_metadata_write(int fd, const struct ltt_registry *reg,
 		       int64_t real_minus_mono_ns)
 {
 	return ltt_metadata_write_order(fd, reg, real_minus_mono_ns,
-					LTT_HOST_BIG_ENDIAN, NULL);
+					LTT_HOST_BIG_ENDIAN, NULL, false);
 }
 
 int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
 			     int64_t real_minus_mono_ns, bool big_endian,
-			     const char *arch)
+			     const char *arch, bool user_session)
 {
 	char uuid[40];
 	char *text = NULL;
@@ -226,7 +231,7 @@ int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
 	}
 	metadata_uuid(uuid, sizeof(uuid));
 	fprintf(out, metadata_head, uuid, big_endian ? "be" : "le");
-	metadata_write_env(out, arch);
+	metadata_write_env(out, arch, user_session);
 	fprintf(out, metadata_clock, secs, ns);
 	if (big_endian)
 		fprintf(out, metadata_stream, metadata_header_ts,
@@ -746,7 +751,11 @@ static int tsdl_trace(struct tsdl *t, struct ltt_metadata *md)
 	return tsdl_expect(t, ";");
 }
 
-/* env { arch = "..."; ... }: the machine that recorded the trace. */
+/*
+ * env { arch = "..."; session = "user"; ... }: the machine that recorded
+ * the trace, and whether a user session did (no session: the whole
+ * system's, as every trace before it was written).
+ */
 static int tsdl_env(struct tsdl *t, struct ltt_metadata *md)
 {
 	if (tsdl_next(t) || tsdl_expect(t, "{"))
@@ -759,6 +768,11 @@ static int tsdl_env(struct tsdl *t, struct ltt_metadata *md)
 				return -1;
 			if (t->kind == TOK_STRING)
 				tsdl_copy(md->arch, sizeof(md->arch), t->text);
+		} else if (tsdl_is(t, "session")) {
+			if (tsdl_next(t) || tsdl_expect(t, "="))
+				return -1;
+			if (t->kind == TOK_STRING)
+				md->user_session = !strcmp(t->text, "user");
 		}
 		if (tsdl_skip_statement(t))
 			return -1;

@@ -179,6 +179,7 @@ int names_init(struct ltt_trace *t)
 	t->name_rule = calloc(reg->n_events ? reg->n_events : 1,
 			      sizeof(*t->name_rule));
 	if (!t->name_rule || name_table_init(&t->comm, 256) ||
+	    name_table_init(&t->ahead, 64) ||
 	    name_table_init(&t->tgid, 256) || name_table_init(&t->files, 256) ||
 	    cgroups_init(&t->cg))
 		return ltt_fail("out of memory");
@@ -202,11 +203,12 @@ int names_init(struct ltt_trace *t)
 void names_free(struct ltt_trace *t)
 {
 	free(t->comm.slot);
+	free(t->ahead.slot);
 	free(t->tgid.slot);
 	free(t->files.slot);
 	free(t->name_rule);
 	cgroups_free(&t->cg);
-	t->comm.slot = t->tgid.slot = t->files.slot = NULL;
+	t->comm.slot = t->ahead.slot = t->tgid.slot = t->files.slot = NULL;
 	t->name_rule = NULL;
 }
 
@@ -358,14 +360,41 @@ void names_apply(struct ltt_trace *t, const struct name_rule *rule,
 		names_apply_one(t, rule, it);
 }
 
+void names_ahead(struct ltt_trace *t, const struct name_rule *rule,
+		 const struct ltt_item *it)
+{
+	struct name_entry *e;
+
+	for (; rule; rule = rule->next) {
+		if (rule->kind != COMM_SET)
+			continue;
+		e = name_get(&t->ahead, pid_key(rule->a >= 0 ?
+			(int32_t)ltt_item_int(it, rule->a) : it->pid));
+		/* the dump's first word on a task: the name it had then */
+		if (e && !e->name[0])
+			name_copy(e, ltt_item_string(it));
+	}
+}
+
 const char *ltt_trace_comm(const struct ltt_trace *t, int32_t pid)
 {
 	const struct name_entry *e;
 
 	if (!t->comm.slot)
 		return NULL;
+	/*
+	 * pid 0 is the idle task of a whole-system trace; a user session
+	 * writes every task not its user's as pid 0 too (and the idle
+	 * task): whose, the trace does not say.
+	 */
+	if (pid == 0 && t->md.user_session)
+		return "<hidden>";
 	e = name_lookup(&t->comm, pid_key(pid));
 	if (e->used)
+		return e->name;
+	/* not named yet: what the state dump will call it */
+	e = name_lookup(&t->ahead, pid_key(pid));
+	if (e->used && e->name[0])
 		return e->name;
 	return pid == 0 ? "<idle>" : NULL;
 }

@@ -168,6 +168,11 @@ struct ltt_trace {
 	struct name_rule **name_rule;	/* per event id, NULL for most */
 	struct name_rule rules[32];
 	struct name_table comm;		/* pid -> name */
+	/*
+	 * pid -> name, of the state dumps at the start of the streams, read
+	 * ahead: a task's events before the dump reaches it have its name.
+	 */
+	struct name_table ahead;
 	struct name_table tgid;		/* thread -> process */
 	struct name_table files;	/* (tgid, fd) -> path */
 	struct cg_tables cg;		/* where tasks live */
@@ -272,12 +277,6 @@ uint64_t stream_horizon(const struct stream *s);
 /* Read the stream's packet index, or walk its packet headers (once). */
 void stream_index_load(struct stream *s);
 /*
- * Put the stream before the first packet that may hold a record at or
- * after @ts, if that is ahead of the packet being read: true when it
- * moved (the caller advances it and skips the older records).
- */
-bool stream_seek(struct stream *s, uint64_t ts);
-/*
  * Check entries @from to the last against the packet headers: false
  * when one did not match, and the index was dropped for the headers.
  */
@@ -311,5 +310,8 @@ void cgroups_free(struct cg_tables *cg);
 /* A CG_* rule. */
 void cgroups_apply(struct ltt_trace *t, const struct name_rule *r,
 		   const struct ltt_item *it);
+/* What a state dump record @it will say of a name: into t->ahead. */
+void names_ahead(struct ltt_trace *t, const struct name_rule *rule,
+		 const struct ltt_item *it);
 
 #endif /* LTT_LIB_READER_H */

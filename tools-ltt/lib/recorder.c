@@ -67,6 +67,7 @@ struct ltt_recorder {
 	bool recording;
 	bool started;			/* START succeeded once */
 	bool boot;			/* the boot session, recording already */
+	bool user;			/* an unprivileged user's session */
 	unsigned int n_cpus;
 	struct rec_cpu *cpus;
 	struct ltt_cpu_status *status;
@@ -217,6 +218,27 @@ static int rec_write_metadata_file(struct rec_trace *t, const char *text,
 	return ret;
 }
 
+/*
+ * Is the session made now a user session?  The kernel makes one for a
+ * caller without CAP_PERFMON and CAP_SYS_ADMIN (perfmon_capable()): its
+ * records write the other users' tasks as pid 0, which the metadata says
+ * (env.session) so that readers do not call them idle.
+ */
+static bool rec_user_session(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long caps = ~0ULL;
+	char line[256];
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	fclose(f);
+	return !(caps & (1ULL << 38 | 1ULL << 21));	/* PERFMON, SYS_ADMIN */
+}
+
 /* The metadata text of the kernel's registry now, and its generation. */
 static int rec_metadata_text(struct ltt_recorder *rec, char **text,
 			     size_t *len, uint32_t *gen)
@@ -238,7 +260,8 @@ static int rec_metadata_text(struct ltt_recorder *rec, char **text,
 		ltt_registry_free(&reg);
 		return ltt_fail_errno("memfd_create");
 	}
-	ret = ltt_metadata_write(fd, &reg, rec->clock_offset);
+	ret = ltt_metadata_write_order(fd, &reg, rec->clock_offset,
+				       LTT_HOST_BIG_ENDIAN, NULL, rec->user);
 	ltt_registry_free(&reg);
 	if (!ret) {
 		end = lseek(fd, 0, SEEK_CUR);
@@ -380,6 +403,7 @@ static struct ltt_recorder *rec_create(const struct ltt_record_opts *opts,
 	rec->session_fd = rec->epoll_fd = rec->main.dir_fd = -1;
 	rec->overwrite = opts->session.overwrite;
 	rec->boot = boot;
+	rec->user = !boot && rec_user_session();
 	rec->session_fd = boot ? ltt_session_boot() :
 				 ltt_session_create(&opts->session);
 	if (rec->session_fd < 0 || rec_configure(rec, opts) ||

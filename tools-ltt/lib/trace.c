@@ -341,6 +341,46 @@ static void trace_chain_snapshots(struct ltt_trace *t)
 	}
 }
 
+/*
+ * Names ahead: the state dump at the start of stream @s (its packets up
+ * to the first without a statedump_* record) read through a copy of the
+ * stream, its names kept in t->ahead for the tasks that run before the
+ * dump reaches them (following: the part written when it is opened).  What the copy says of damage is said again when
+ * the stream is read.
+ */
+static void trace_read_ahead(struct ltt_trace *t, struct stream *s)
+{
+	unsigned int n_errors = t->n_errors, n_warnings = t->n_warnings;
+	struct stream *save = malloc(sizeof(*save));
+	uint64_t pkt = s->pkt;
+	bool dump = false;
+
+	if (!save)
+		return;
+	memcpy(save, s, sizeof(*s));
+	s->fd = -1;		/* following: the copy maps nothing new */
+	while (!s->done && !s->waiting) {
+		if (s->pkt != pkt) {
+			if (!dump)
+				break;
+			dump = false;
+			pkt = s->pkt;
+		}
+		if (s->item.kind == LTT_ITEM_EVENT &&
+		    !strncmp(s->item.desc->name, "statedump_", 10)) {
+			dump = true;
+			names_ahead(t, t->name_rule[s->item.desc->id], &s->item);
+		}
+		stream_advance(s);
+	}
+	memcpy(s, save, sizeof(*s));
+	free(save);
+	while (t->n_errors > n_errors)
+		free(t->errors[--t->n_errors]);
+	while (t->n_warnings > n_warnings)
+		free(t->warnings[--t->n_warnings]);
+}
+
 /* Open the streams and give each its first item. */
 static int trace_open_streams(struct ltt_trace *t)
 {
@@ -359,6 +399,7 @@ static int trace_open_streams(struct ltt_trace *t)
 	trace_chain_snapshots(t);
 	for (i = 0; i < t->n_streams; i++) {
 		stream_advance(t->streams[i]);
+		trace_read_ahead(t, t->streams[i]);
 		trace_place(t, t->streams[i]);
 	}
 	if (t->n_heap) {
@@ -819,31 +860,12 @@ int ltt_trace_next(struct ltt_trace *t, const struct ltt_item **item)
 }
 
 /*
- * Names before the window: the state dump at the start of each stream
- * (its packets up to the first without a statedump_* record) is read,
- * names learnt, before the stream is moved.
+ * A seek reads the records before @ts, in time order across the
+ * streams as a whole read does, for what they say of names (the state
+ * dump, forks, execs, renames, files opened and closed): a window names
+ * its tasks and files as the whole read does at the same point.  The
+ * packet index is not used: skipping a packet would skip its names.
  */
-static void trace_seek_names(struct ltt_trace *t, struct stream *s,
-			     uint64_t ts)
-{
-	uint64_t pkt = s->pkt;
-	bool dump = false;
-
-	while (!s->done && !s->waiting && s->item.ts < ts) {
-		if (s->pkt != pkt) {
-			if (!dump)
-				return;
-			dump = false;
-			pkt = s->pkt;
-		}
-		if (s->item.kind == LTT_ITEM_EVENT &&
-		    !strncmp(s->item.desc->name, "statedump_", 10))
-			dump = true;
-		trace_learn(t, &s->item);
-		stream_advance(s);
-	}
-}
-
 int ltt_trace_seek(struct ltt_trace *t, uint64_t ts)
 {
 	unsigned int i;
@@ -854,17 +876,17 @@ int ltt_trace_seek(struct ltt_trace *t, uint64_t ts)
 	t->current = NULL;
 	t->limit = 0;
 	t->n_heap = 0;
-	for (i = 0; i < t->n_streams; i++) {
-		struct stream *s = t->streams[i];
+	for (i = 0; i < t->n_streams; i++)
+		trace_place(t, t->streams[i]);
+	while (t->n_heap && t->heap[0]->item.ts < ts) {
+		struct stream *s = t->heap[0];
 
-		trace_seek_names(t, s, ts);
-		if (!s->done && s->item.ts < ts && stream_seek(s, ts))
-			stream_advance(s);
-		while (!s->done && s->item.ts < ts) {
-			trace_learn(t, &s->item);
-			stream_advance(s);
-		}
-		trace_place(t, s);
+		trace_learn(t, &s->item);
+		stream_advance(s);
+		if (s->done)
+			t->heap[0] = t->heap[--t->n_heap];
+		if (t->n_heap)
+			heap_sift_down(t, 0);
 	}
 	return 0;
 }

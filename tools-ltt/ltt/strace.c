@@ -2,7 +2,10 @@
 /*
  * `ltt report --syscalls` (strace's shape) and `ltt report --json`
  * (strace.h).  Entry and exit pair per task, not per CPU: a call that
- * sleeps and returns elsewhere is one line.
+ * sleeps and returns elsewhere is one line.  The lines are written in
+ * time order, as strace -f writes them: held (struct point) until no
+ * earlier one can come (struct hold), a call split in its unfinished
+ * and resumed lines when another task has a line within it.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -62,6 +65,22 @@ static const struct {
 	{ "fs_dup", ARG_DUP }, { "fs_mmap_write", ARG_MMAP_WRITE },
 };
 
+struct call;
+
+/*
+ * What a task has open that will print a line at an earlier time than
+ * what comes next: a call entered (its line has its entry time), a split
+ * call returned (its resumed line has its exit's), a trap entered.  In
+ * the order they were made, which is time order: lines before the first
+ * hold can be written.
+ */
+struct hold {
+	uint64_t ts, seq;
+	struct hold *prev, *next;	/* NULL: not held */
+	struct call *owner;
+	bool trap;
+};
+
 struct call {
 	int32_t pid;
 	bool used;			/* the slot is taken */
@@ -79,9 +98,37 @@ struct call {
 	uint64_t ip;
 	uint64_t exit_ts;
 	int64_t ret;
+	uint64_t seq, exit_seq, trap_seq;	/* of the entry, exit, trap */
+	uint32_t exit_cpu;
+	bool split;			/* its entry line is out: it resumes */
+	bool entry_shown;		/* ... and printed (it matched by then) */
+	size_t split_len;		/* ... with args up to here */
+	struct hold hold, trap_hold;
 	size_t len;			/* of args */
 	char args[ARGS_MAX];
 };
+
+/*
+ * A line to write, in time order: P_LINE as it is; P_CALL, a call that
+ * returned, whole when no other task has a line within it, else its
+ * entry line (strace's "<unfinished ...>") and, at its exit, its
+ * resumed line.
+ */
+enum { P_LINE, P_CALL };
+
+struct point {
+	uint64_t ts, seq;
+	uint64_t end, end_seq;		/* P_CALL: the exit */
+	int32_t pid;
+	int kind;
+	char *line, *entry, *resume;
+};
+
+/*
+ * Lines held for time order beyond this: the oldest hold (a call that
+ * blocks: wait4, read of a pipe) is split at once, its entry line out.
+ */
+#define STRACE_WINDOW	4096
 
 struct strace {
 	const struct ltt_trace *t;
@@ -94,8 +141,14 @@ struct strace {
 	const struct ltt_syscall_table *syscalls;	/* the trace's */
 	const struct arch_names *names;	/* its signals, errno values... */
 	enum arg_kind *kind;		/* per event id */
-	struct call *calls;		/* open addressing by pid */
+	struct call **calls;		/* open addressing by pid */
 	uint32_t n_slots, used;
+	uint64_t seq, now;		/* the item at hand: its number, time */
+	struct hold holds;		/* the list's head */
+	struct point *pts;		/* lines to write, by time: pts[head...] */
+	size_t head, n, cap;
+	struct call **on_cpu;		/* returned calls not final, by exit CPU */
+	uint32_t n_cpus;
 };
 
 const char *strace_socket_call_name(long call)
@@ -255,6 +308,7 @@ struct strace *strace_new(const struct ltt_trace *t, struct out *o,
 	s->id_trap = ltt_registry_find(reg, "trap_entry");
 	s->id_trap_exit = ltt_registry_find(reg, "trap_exit");
 	s->id_process_exit = ltt_registry_find(reg, "process_exit");
+	s->holds.next = s->holds.prev = &s->holds;
 	s->kind = calloc(reg->n_events + 1, sizeof(*s->kind));
 	s->n_slots = 256;
 	s->calls = calloc(s->n_slots, sizeof(*s->calls));
@@ -273,8 +327,19 @@ struct strace *strace_new(const struct ltt_trace *t, struct out *o,
 
 void strace_free(struct strace *s)
 {
+	size_t i;
+
 	if (!s)
 		return;
+	for (i = 0; i < s->n_slots; i++)
+		free(s->calls[i]);
+	for (i = s->head; i < s->head + s->n; i++) {
+		free(s->pts[i].line);
+		free(s->pts[i].entry);
+		free(s->pts[i].resume);
+	}
+	free(s->pts);
+	free(s->on_cpu);
 	free(s->kind);
 	free(s->calls);
 	free(s);
@@ -288,38 +353,124 @@ static uint32_t slot_of(uint32_t pid, uint32_t n)
 /* The call state of task @pid, made if new; NULL without memory. */
 static struct call *call_of(struct strace *s, int32_t pid)
 {
+	struct call *c;
 	uint32_t h;
 
-	for (h = slot_of(pid, s->n_slots); s->calls[h].used;
+	for (h = slot_of(pid, s->n_slots); s->calls[h];
 	     h = (h + 1) & (s->n_slots - 1))
-		if (s->calls[h].pid == pid)
-			return &s->calls[h];
+		if (s->calls[h]->pid == pid)
+			return s->calls[h];
 	if (2 * (s->used + 1) > s->n_slots) {
 		uint32_t n = s->n_slots * 2, i;
-		struct call *c = calloc(n, sizeof(*c));
+		struct call **t = calloc(n, sizeof(*t));
 
-		if (!c)
+		if (!t)
 			return NULL;
 		for (i = 0; i < s->n_slots; i++) {
-			struct call *k = &s->calls[i];
+			struct call *k = s->calls[i];
 
-			if (!k->used)
+			if (!k)
 				continue;
-			for (h = slot_of(k->pid, n); c[h].used;
-			     h = (h + 1) & (n - 1))
+			for (h = slot_of(k->pid, n); t[h]; h = (h + 1) & (n - 1))
 				;
-			c[h] = *k;
+			t[h] = k;
 		}
 		free(s->calls);
-		s->calls = c;
+		s->calls = t;
 		s->n_slots = n;
 		return call_of(s, pid);
 	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
 	s->used++;
-	memset(&s->calls[h], 0, sizeof(s->calls[h]));
-	s->calls[h].pid = pid;
-	s->calls[h].used = true;
-	return &s->calls[h];
+	c->pid = pid;
+	c->used = true;
+	c->hold.owner = c->trap_hold.owner = c;
+	c->trap_hold.trap = true;
+	s->calls[h] = c;
+	return c;
+}
+
+static void hold_add(struct strace *s, struct hold *h, uint64_t ts)
+{
+	if (h->next)
+		return;
+	h->ts = ts;
+	h->seq = s->seq;
+	h->prev = s->holds.prev;
+	h->next = &s->holds;
+	s->holds.prev->next = h;
+	s->holds.prev = h;
+}
+
+static void hold_del(struct hold *h)
+{
+	if (!h->next)
+		return;
+	h->prev->next = h->next;
+	h->next->prev = h->prev;
+	h->next = h->prev = NULL;
+}
+
+/* (@ts, @seq) before (@ts2, @seq2)? */
+static bool before(uint64_t ts, uint64_t seq, uint64_t ts2, uint64_t seq2)
+{
+	return ts < ts2 || (ts == ts2 && seq < seq2);
+}
+
+/* Put @p among the lines to write, in time order; false without memory. */
+static bool point_add(struct strace *s, const struct point *p)
+{
+	size_t i;
+
+	if (s->head + s->n == s->cap) {
+		if (s->head) {
+			memmove(s->pts, s->pts + s->head, s->n * sizeof(*s->pts));
+			s->head = 0;
+		} else {
+			size_t cap = s->cap ? 2 * s->cap : 256;
+			struct point *pts = realloc(s->pts, cap * sizeof(*pts));
+
+			if (!pts)
+				return false;
+			s->pts = pts;
+			s->cap = cap;
+		}
+	}
+	for (i = s->head + s->n; i > s->head &&
+	     before(p->ts, p->seq, s->pts[i - 1].ts, s->pts[i - 1].seq); i--)
+		s->pts[i] = s->pts[i - 1];
+	s->pts[i] = *p;
+	s->n++;
+	return true;
+}
+
+/* Where a line to take out of the output buffer starts. */
+static size_t out_begin(struct out *o)
+{
+	out_line_room(o);
+	return o->len;
+}
+
+/* The line being formatted in the output buffer from @at, taken out. */
+static char *line_take(struct out *o, size_t at)
+{
+	char *line = strndup(o->buf + at, o->len - at);
+
+	o->len = at;
+	return line;
+}
+
+/* Line @line (taken) of task @pid at (@ts, @seq), to write in order. */
+static void line_add(struct strace *s, char *line, int32_t pid, uint64_t ts,
+		     uint64_t seq)
+{
+	struct point p = { .ts = ts, .seq = seq, .pid = pid, .kind = P_LINE,
+			   .line = line };
+
+	if (line && !point_add(s, &p))
+		free(line);
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -603,49 +754,39 @@ static void put_ms(struct out *o, uint64_t ns)
 	    (unsigned long long)(ns % 1000000));
 }
 
-/* The line of a call: returned, or unfinished. */
-static void call_line(struct strace *s, struct call *c, bool returned)
+/* The name of @c's call, in @nbuf when the table has none. */
+static const char *call_name(struct strace *s, const struct call *c,
+			     char *nbuf, size_t len)
 {
 	/* A compat ABI's calls are numbered in its own table. */
 	const char *name = ltt_syscall_name(c->abi ?
 		ltt_syscall_compat_table(s->syscalls, c->abi) : s->syscalls, c->nr);
-	struct out *o = s->o;
-	int64_t ret = c->ret;
-	const struct arch_errno *e = returned && ret < 0 && ret > -4096 ?
-				     arch_errno(s->names, -ret) : NULL;
-	char nbuf[32];
 
 	if (!name && c->abi == LTT_SYSCALL_ABI_COMPAT) {
-		snprintf(nbuf, sizeof(nbuf), "compat_syscall_%lld",
-			 (long long)c->nr);
+		snprintf(nbuf, len, "compat_syscall_%lld", (long long)c->nr);
 		name = nbuf;
 	} else if (!name) {
-		snprintf(nbuf, sizeof(nbuf), "syscall_%lld", (long long)c->nr);
+		snprintf(nbuf, len, "syscall_%lld", (long long)c->nr);
 		name = nbuf;
 	}
-	lead(s, c->ts, c->pid, c->cpu);
+	return name;
+}
+
+/* What a returned call gives back: ") = 3 <0.01 ms>" and its line's end. */
+static void call_return(struct strace *s, const struct call *c,
+			const char *name)
+{
+	struct out *o = s->o;
+	int64_t ret = c->ret;
+	const struct arch_errno *e = ret < 0 && ret > -4096 ?
+				     arch_errno(s->names, -ret) : NULL;
+
 	if (s->json) {
-		put(o, ",\"ip\":\"%#llx\",\"syscall\":\"%s\",\"nr\":%lld,\"args\":",
-		    (unsigned long long)c->ip, name, (long long)c->nr);
-		put_json(o, c->args);
-		if (!returned) {
-			out_str(o, c->exited ? ",\"ret\":null}\n" :
-				   ",\"ret\":null,\"unfinished\":true}\n");
-			c->exited = false;
-			return;
-		}
 		put(o, ",\"ret\":%lld", (long long)ret);
 		if (e)
 			put(o, ",\"errno\":\"%s\"", e->name);
 		put(o, ",\"duration_ns\":%llu}\n",
 		    (unsigned long long)(c->exit_ts - c->ts));
-		return;
-	}
-	put(o, "[%#llx] %s(%s", (unsigned long long)c->ip, name, c->args);
-	if (!returned) {
-		/* strace's words: an exit returns not; other calls were cut */
-		out_str(o, c->exited ? ") = ?\n" : " <unfinished ...>) = ?\n");
-		c->exited = false;
 		return;
 	}
 	if (e)
@@ -658,14 +799,105 @@ static void call_line(struct strace *s, struct call *c, bool returned)
 	out_char(o, '\n');
 }
 
-/* Write what the task @c has open or waiting: before its next call. */
+/*
+ * The line of a call at its entry: whole if @returned; else unfinished,
+ * its arguments the first @len bytes of args: "<unfinished ...>) = ?"
+ * when it never returns (@split false), strace's "<unfinished ...>" of
+ * a call that resumes later (@split).
+ */
+static void call_line(struct strace *s, struct call *c, bool returned,
+		      bool split, size_t len)
+{
+	struct out *o = s->o;
+	char nbuf[32];
+	const char *name = call_name(s, c, nbuf, sizeof(nbuf));
+	char save = c->args[len];
+
+	c->args[len] = '\0';
+	lead(s, c->ts, c->pid, c->cpu);
+	if (s->json) {
+		put(o, ",\"ip\":\"%#llx\",\"syscall\":\"%s\",\"nr\":%lld,\"args\":",
+		    (unsigned long long)c->ip, name, (long long)c->nr);
+		put_json(o, c->args);
+		c->args[len] = save;
+		if (returned)
+			call_return(s, c, name);
+		else
+			out_str(o, c->exited ? ",\"ret\":null}\n" :
+				   ",\"ret\":null,\"unfinished\":true}\n");
+		return;
+	}
+	put(o, "[%#llx] %s(%s", (unsigned long long)c->ip, name, c->args);
+	c->args[len] = save;
+	if (returned)
+		call_return(s, c, name);
+	else if (split)
+		out_str(o, " <unfinished ...>\n");
+	else
+		/* strace's words: an exit returns not; other calls were cut */
+		out_str(o, c->exited ? ") = ?\n" : " <unfinished ...>) = ?\n");
+}
+
+/* strace's "<... read resumed>ARGS) = 3" of @c: the args from @from on. */
+static void resume_line(struct strace *s, struct call *c, size_t from)
+{
+	struct out *o = s->o;
+	char nbuf[32];
+	const char *name = call_name(s, c, nbuf, sizeof(nbuf));
+	const char *rest = c->args + from;
+
+	if (from && !strncmp(rest, ", ", 2))
+		rest += 2;
+	lead(s, c->exit_ts, c->pid, c->exit_cpu);
+	if (s->json) {
+		put(o, ",\"ip\":\"%#llx\",\"syscall\":\"%s\",\"nr\":%lld,\"resumed\":true,\"args\":",
+		    (unsigned long long)c->ip, name, (long long)c->nr);
+		put_json(o, rest);
+	} else {
+		put(o, "<... %s resumed>%s", name, rest);
+	}
+	call_return(s, c, name);
+}
+
+/*
+ * Task @c's call is over (its next call, its end, a forced end): its
+ * lines go among those to write.
+ */
 static void call_flush(struct strace *s, struct call *c)
 {
-	if (c->returned && c->matched)
-		call_line(s, c, true);
-	else if (c->pending && c->matched)
-		call_line(s, c, false);
-	c->returned = c->pending = c->exited = false;
+	struct out *o = s->o;
+	size_t at;
+
+	if (c->split && c->returned && c->matched) {
+		at = out_begin(o);
+		resume_line(s, c, c->entry_shown ? c->split_len : 0);
+		line_add(s, line_take(o, at), c->pid, c->exit_ts, c->exit_seq);
+	} else if (!c->split && c->returned && c->matched) {
+		struct point p = { .ts = c->ts, .seq = c->seq, .end = c->exit_ts,
+				   .end_seq = c->exit_seq, .pid = c->pid,
+				   .kind = P_CALL };
+
+		at = out_begin(o);
+		call_line(s, c, true, false, c->len);
+		p.line = line_take(o, at);
+		call_line(s, c, false, true, c->len);
+		p.entry = line_take(o, at);
+		resume_line(s, c, c->len);
+		p.resume = line_take(o, at);
+		if (!p.line || !p.entry || !p.resume || !point_add(s, &p)) {
+			free(p.line);
+			free(p.entry);
+			free(p.resume);
+		}
+	} else if (!c->split && c->pending && c->matched) {
+		at = out_begin(o);
+		call_line(s, c, false, false, c->len);
+		line_add(s, line_take(o, at), c->pid, c->ts, c->seq);
+	}
+	hold_del(&c->hold);
+	if (c->exit_cpu < s->n_cpus && s->on_cpu[c->exit_cpu] == c)
+		s->on_cpu[c->exit_cpu] = NULL;
+	c->returned = c->pending = c->exited = c->split = false;
 }
 
 /*
@@ -680,8 +912,9 @@ static void exit_line(struct strace *s, struct call *c,
 		ltt_syscall_compat_table(s->syscalls, c->abi) : s->syscalls,
 		c->nr) : NULL;
 	struct out *o = s->o;
+	size_t at;
 
-	if (name && (code & 0x7f) == 0 &&
+	if (name && (code & 0x7f) == 0 && !c->split &&
 	    (!strcmp(name, "exit_group") || !strcmp(name, "exit"))) {
 		/* what its exit did (SIGCHLD to the parent) is not its arguments */
 		c->len = 0;
@@ -694,6 +927,7 @@ static void exit_line(struct strace *s, struct call *c,
 	if (!match && !c->matched)
 		return;
 	c->matched = false;
+	at = out_begin(o);
 	lead(s, it->ts, it->pid, it->cpu);
 	if (s->json) {
 		if (code & 0x7f) {
@@ -705,9 +939,7 @@ static void exit_line(struct strace *s, struct call *c,
 		} else {
 			put(o, ",\"exited\":%lld}\n", (long long)(code >> 8 & 0xff));
 		}
-		return;
-	}
-	if (code & 0x7f) {
+	} else if (code & 0x7f) {
 		const char *sig = arch_signal_name(s->names, code & 0x7f);
 
 		if (sig)
@@ -720,12 +952,14 @@ static void exit_line(struct strace *s, struct call *c,
 	} else {
 		put(o, "+++ exited with %lld +++\n", (long long)(code >> 8 & 0xff));
 	}
+	line_add(s, line_take(o, at), it->pid, it->ts, s->seq);
 }
 
 static void signal_line(struct strace *s, const struct ltt_item *it)
 {
 	const char *name = arch_signal_name(s->names, get(it, "sig"));
 	struct out *o = s->o;
+	size_t at = out_begin(o);
 
 	lead(s, it->ts, it->pid, it->cpu);
 	if (s->json) {
@@ -735,26 +969,29 @@ static void signal_line(struct strace *s, const struct ltt_item *it)
 		if (ltt_event_field_index(it->desc, "code") >= 0)
 			put(o, ",\"code\":%lld", (long long)get(it, "code"));
 		out_str(o, "}\n");
-		return;
-	}
-	put(o, "--- %s (%lld) to pid %lld", name ? name : "SIG?",
-	    (long long)get(it, "sig"), (long long)get(it, "pid"));
-	if (ltt_event_field_index(it->desc, "code") >= 0) {
-		const char *code = arch_signal_code(s->names, get(it, "sig"),
-						      get(it, "code"));
+	} else {
+		put(o, "--- %s (%lld) to pid %lld", name ? name : "SIG?",
+		    (long long)get(it, "sig"), (long long)get(it, "pid"));
+		if (ltt_event_field_index(it->desc, "code") >= 0) {
+			const char *code = arch_signal_code(s->names,
+				get(it, "sig"), get(it, "code"));
 
-		if (code)
-			put(o, ", %s", code);
-		else
-			put(o, ", si_code %lld", (long long)get(it, "code"));
+			if (code)
+				put(o, ", %s", code);
+			else
+				put(o, ", si_code %lld",
+				    (long long)get(it, "code"));
+		}
+		out_str(o, " ---\n");
 	}
-	out_str(o, " ---\n");
+	line_add(s, line_take(o, at), it->pid, it->ts, s->seq);
 }
 
 static void trap_line(struct strace *s, struct call *c, uint64_t end)
 {
 	const char *name = tl_trap_name(s->syscalls, c->trap_nr);
 	struct out *o = s->o;
+	size_t at = out_begin(o);
 
 	lead(s, c->trap_ts, c->pid, c->cpu);
 	if (s->json) {
@@ -762,12 +999,117 @@ static void trap_line(struct strace *s, struct call *c, uint64_t end)
 		    name ? name : "?", (long long)c->trap_nr,
 		    (unsigned long long)c->trap_ip,
 		    (unsigned long long)(end - c->trap_ts));
-		return;
+	} else {
+		put(o, "--- %s (trap %lld) at %#llx ", name ? name : "trap",
+		    (long long)c->trap_nr, (unsigned long long)c->trap_ip);
+		put_ms(o, end - c->trap_ts);
+		out_str(o, " ---\n");
 	}
-	put(o, "--- %s (trap %lld) at %#llx ", name ? name : "trap",
-	    (long long)c->trap_nr, (unsigned long long)c->trap_ip);
-	put_ms(o, end - c->trap_ts);
-	out_str(o, " ---\n");
+	line_add(s, line_take(o, at), c->pid, c->trap_ts, c->trap_seq);
+	hold_del(&c->trap_hold);
+}
+
+/*
+ * Write the lines that nothing can precede any more: those before the
+ * first hold (or the item at hand); a call is whole unless another
+ * task's line falls within it, then split as strace -f splits it (not
+ * in JSON, whose object has the call's time and duration).
+ */
+static void points_write(struct strace *s, bool all)
+{
+	uint64_t wts = all ? UINT64_MAX : s->now, wseq = all ? UINT64_MAX : s->seq + 1;
+
+	if (!all && s->holds.next != &s->holds) {
+		wts = s->holds.next->ts;
+		wseq = s->holds.next->seq;
+	}
+	while (s->n) {
+		struct point p = s->pts[s->head];
+		bool split = false;
+		size_t j;
+
+		if (!before(p.ts, p.seq, wts, wseq))
+			break;
+		/* JSON: one object per call, with its time and duration */
+		if (p.kind == P_CALL && !s->json) {
+			for (j = s->head + 1; j < s->head + s->n &&
+			     before(s->pts[j].ts, s->pts[j].seq, p.end, p.end_seq); j++)
+				if (s->pts[j].pid != p.pid) {
+					split = true;
+					break;
+				}
+			/* whole only once every line before its exit is known */
+			if (!split && !before(p.end, p.end_seq, wts, wseq))
+				break;
+		}
+		s->head++;
+		s->n--;
+		out_line_room(s->o);
+		out_str(s->o, split ? p.entry : p.line);
+		free(split ? p.line : p.entry);
+		free(split ? p.entry : p.line);
+		if (split) {
+			line_add(s, p.resume, p.pid, p.end, p.end_seq);
+		} else {
+			free(p.resume);
+		}
+	}
+	if (!s->n)
+		s->head = 0;
+}
+
+/*
+ * Too many lines wait behind the oldest hold: its call is split now
+ * (its entry line, with the arguments it has, goes out), or ended if it
+ * returned; a trap's line is written with the time it has taken so far.
+ */
+static void hold_force(struct strace *s)
+{
+	struct hold *h = s->holds.next;
+	struct call *c = h->owner;
+	size_t at;
+
+	if (h->trap) {
+		trap_line(s, c, s->now);
+		c->trap_pending = false;
+	} else if (c->pending && !c->split) {
+		c->split = true;
+		c->split_len = c->len;
+		c->entry_shown = c->matched;
+		if (c->matched) {
+			at = out_begin(s->o);
+			call_line(s, c, false, true, c->len);
+			line_add(s, line_take(s->o, at), c->pid, c->ts, c->seq);
+		}
+		hold_del(h);
+	} else {
+		call_flush(s, c);
+	}
+}
+
+static void points_flow(struct strace *s)
+{
+	points_write(s, false);
+	while (s->n > STRACE_WINDOW && s->holds.next != &s->holds) {
+		hold_force(s);
+		points_write(s, false);
+	}
+}
+
+/* Task @c returned on @cpu: its call ends at another task's event there. */
+static void on_cpu_set(struct strace *s, uint32_t cpu, struct call *c)
+{
+	if (cpu >= s->n_cpus) {
+		uint32_t n = cpu + 1 > 2 * s->n_cpus ? cpu + 1 : 2 * s->n_cpus;
+		struct call **v = realloc(s->on_cpu, n * sizeof(*v));
+
+		if (!v)
+			return;
+		memset(v + s->n_cpus, 0, (n - s->n_cpus) * sizeof(*v));
+		s->on_cpu = v;
+		s->n_cpus = n;
+	}
+	s->on_cpu[cpu] = c;
 }
 
 void strace_add(struct strace *s, const struct ltt_item *it, bool match)
@@ -779,13 +1121,26 @@ void strace_add(struct strace *s, const struct ltt_item *it, bool match)
 		s->started = true;
 		s->start_ts = it->ts;
 	}
-	if (it->kind != LTT_ITEM_EVENT)
+	s->seq++;
+	s->now = it->ts;
+	/*
+	 * A call's events follow its exit on its CPU, before another task
+	 * runs there: another task's event ends it.
+	 */
+	if (it->cpu < s->n_cpus && s->on_cpu[it->cpu] &&
+	    s->on_cpu[it->cpu]->pid != it->pid)
+		call_flush(s, s->on_cpu[it->cpu]);
+	if (it->kind != LTT_ITEM_EVENT) {
+		points_flow(s);
 		return;
+	}
 	id = it->desc->id;
 	if (id != s->id_entry && id != s->id_entry_compat &&
 	    id != s->id_exit && id != s->id_trap &&
-	    id != s->id_trap_exit && id != s->id_process_exit && !s->kind[id])
+	    id != s->id_trap_exit && id != s->id_process_exit && !s->kind[id]) {
+		points_flow(s);
 		return;
+	}
 	c = call_of(s, it->pid);
 	if (!c)
 		return;
@@ -794,12 +1149,14 @@ void strace_add(struct strace *s, const struct ltt_item *it, bool match)
 		c->pending = true;
 		c->matched = match;
 		c->ts = it->ts;
+		c->seq = s->seq;
 		c->cpu = it->cpu;
 		c->nr = get(it, "id");
 		c->abi = id == s->id_entry ? 0 : get(it, "abi");
 		c->ip = get(it, "ip");
 		c->len = 0;
 		c->args[0] = '\0';
+		hold_add(s, &c->hold, it->ts);
 	} else if (id == s->id_exit) {
 		/* the file system's events of the call follow its exit */
 		if (c->pending) {
@@ -807,19 +1164,29 @@ void strace_add(struct strace *s, const struct ltt_item *it, bool match)
 			c->returned = true;
 			c->matched |= match;
 			c->exit_ts = it->ts;
+			c->exit_seq = s->seq;
+			c->exit_cpu = it->cpu;
 			c->ret = get(it, "ret");
+			if (c->split)
+				hold_add(s, &c->hold, it->ts);
+			on_cpu_set(s, it->cpu, c);
 		}
 	} else if (id == s->id_trap) {
+		hold_del(&c->trap_hold);
 		c->trap_pending = true;
 		c->trap_matched = match;
 		c->trap_ts = it->ts;
+		c->trap_seq = s->seq;
 		c->trap_nr = get(it, "trap");
 		c->trap_ip = get(it, "ip");
-	} else if (id == s->id_trap_exit) {
 		/* page faults are many and say little: not in strace's shape */
+		if (c->trap_nr != 14)
+			hold_add(s, &c->trap_hold, it->ts);
+	} else if (id == s->id_trap_exit) {
 		if (c->trap_pending && c->trap_nr != 14 &&
 		    (c->trap_matched || match))
 			trap_line(s, c, it->ts);
+		hold_del(&c->trap_hold);
 		c->trap_pending = false;
 	} else if (id == s->id_process_exit) {
 		/* the task's own end (not a child's, whose pid it names) */
@@ -833,6 +1200,7 @@ void strace_add(struct strace *s, const struct ltt_item *it, bool match)
 		if (s->kind[id] == ARG_SIGNAL && match)
 			signal_line(s, it);
 	}
+	points_flow(s);
 }
 
 int strace_finish(struct strace *s)
@@ -840,8 +1208,11 @@ int strace_finish(struct strace *s)
 	uint32_t i;
 
 	for (i = 0; i < s->n_slots; i++)
-		if (s->calls[i].used)
-			call_flush(s, &s->calls[i]);
+		if (s->calls[i]) {
+			call_flush(s, s->calls[i]);
+			hold_del(&s->calls[i]->trap_hold);
+		}
+	points_write(s, true);
 	out_flush(s->o);
 	return s->o->failed ? -1 : 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * `ltt report --syscalls`: system calls in strace's shape, one line per
- * call when it returns,
+ * call (two, "<unfinished ...>" and "<... NAME resumed>", when another
+ * task has a line within it, as strace -f prints them), in time order,
  *
  *   TIME +REL pid PID COMM [IP] openat("/etc/passwd") = 3 <0.012000 ms>
  *   ... read(3</etc/passwd>) = 1024 <0.003000 ms>

@@ -249,7 +249,8 @@ int bswap_trace(const char *in, const char *out, char *err, size_t len)
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || ltt_metadata_write_order(fd, &md.reg, md.clock_offset,
 					       !md.big_endian,
-					       md.arch[0] ? md.arch : NULL)) {
+					       md.arch[0] ? md.arch : NULL,
+					       md.user_session)) {
 		snprintf(err, len, "%s: %s", path,
 			 fd < 0 ? strerror(errno) : ltt_error());
 		if (fd >= 0)

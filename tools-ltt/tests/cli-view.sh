@@ -183,9 +183,51 @@ check "export -o -: no file named -" 0 "$(cd "$tmp" && "$ltt" export -o - "$fx/b
 output_kept_checks export json
 check "export help" 1 "$("$ltt" export --help | grep -c '^usage: ltt export')"
 
+# report --syscalls in time order, as strace -f prints concurrent calls: a
+# call within which another task has a line is split, "NAME(ARGS
+# <unfinished ...>" at its entry and "<... NAME resumed>) = RET" at its
+# exit.  joined: the split calls joined again, at their resumed line.
+joined() {
+	awk '/ <unfinished \.\.\.>$/ { sub(/ <unfinished \.\.\.>$/, ""); open[$4] = $0; next }
+	     / <\.\.\. [a-z_0-9]+ resumed>/ {
+		rest = $0; sub(/.* <\.\.\. [a-z_0-9]+ resumed>/, "", rest)
+		line = open[$4]; delete open[$4]
+		if (line == "") { print "resumed without its start: " $0; next }
+		print line rest; next }
+	     { print }
+	     END { for (p in open) print "unfinished, never resumed: " open[p] }'
+}
+for f in guest-mix guest-ls guest-idle basic arch-arm arch-s390x; do
+	sys=$("$ltt" report --syscalls "$fx/$f")
+	check "syscalls $f: in time order" "" \
+		"$(awk '{ t = substr($2, 2) + 0 } t < prev { print "line " NR ": " $0 } { prev = t }' <<<"$sys" | head -3)"
+	check "syscalls $f: every split call resumed once, by its task" "" \
+		"$(joined <<<"$sys" | grep -E '^(resumed without|unfinished, never)' | head -3)"
+	check "syscalls $f: a call per syscall_entry" \
+		"$("$ltt" report -e 'syscall_entry*' "$fx/$f" | wc -l)" \
+		"$(joined <<<"$sys" | grep -cE '^\S+ \+\S+ pid [0-9]+ .* \[0x[0-9a-f]+\] [a-z_0-9]+\(.*(\) = |<unfinished \.\.\.>\) = \?$)')"
+done
+# a call that blocks across more lines than are held back: split then,
+# its lines still in order and whole
+mkfx=$(dirname "$ltt")/mkfixtures
+if [[ -x $mkfx ]]; then
+	"$mkfx" "$tmp/mkfx" >/dev/null
+	sys=$("$ltt" report --syscalls "$tmp/mkfx/blocking")
+	check "syscalls blocking: in time order" "" \
+		"$(awk '{ t = substr($2, 2) + 0 } t < prev { print "line " NR ": " $0 } { prev = t }' <<<"$sys" | head -3)"
+	check "syscalls blocking: the read split, resumed at its end" \
+		"1 1" "$(grep -c 'pid 700 reader \[0x[0-9a-f]*\] read( <unfinished ...>$' <<<"$sys") $(tail -1 <<<"$sys" | grep -c 'pid 700 reader <... read resumed>) = 5 <5.001900 ms>$')"
+	check "syscalls blocking: every call" 5001 \
+		"$(joined <<<"$sys" | grep -cE '\] (read|getppid)\(\) = ')"
+	check "syscalls blocking: the read is the first line" 1 \
+		"$(head -1 <<<"$sys" | grep -c 'read( <unfinished')"
+fi
+check "syscalls guest-mix: the shell's wait4 split around its child" 1 \
+	"$("$ltt" report --syscalls "$fx/guest-mix" | grep -c 'pid 55 sh \[0x[0-9a-f]*\] wait4(-1 <unfinished ...>$' | awk '{ print ($1 > 0) }')"
+
 # report --syscalls: strace's shape, counted against the plain report
 plain=$("$ltt" report "$fx/guest-mix")
-sys=$("$ltt" report --syscalls "$fx/guest-mix")
+sys=$("$ltt" report --syscalls "$fx/guest-mix" | joined)
 check "syscalls: a line per call" "$(grep -c ' syscall_entry: ' <<<"$plain")" \
 	"$(grep -cE '^\S+ \+\S+ pid [0-9]+ .* \[0x[0-9a-f]+\] [a-z_0-9]+\(.*\) = ' <<<"$sys")"
 check "syscalls: openat names its file" "$(grep -c ' fs_open: ' <<<"$plain")" \
@@ -196,7 +238,7 @@ check "syscalls: an fd's file" 1 \
 	"$(grep -c '\] close(3</dev/null>) = 0 <' <<<"$sys" | awk '{ print ($1 > 0) }')"
 check "syscalls: signals by name" "$(grep -c ' process_signal: ' <<<"$plain")" \
 	"$(grep -c -- '--- SIG[A-Z0-9]* ([0-9]*) to pid ' <<<"$sys")"
-sys=$("$ltt" report --syscalls --utc "$fx/basic")
+sys=$("$ltt" report --syscalls --utc "$fx/basic" | joined)
 check "syscalls: getppid" "$(grep -c 'id=110(getppid)' <<<"$("$ltt" report "$fx/basic")")" \
 	"$(grep -c '\[0x[0-9a-f]*\] getppid() = 100 <0.000500 ms>$' <<<"$sys")"
 check "syscalls: fork" 1 "$(grep -c '^00:00:01.000001000 +0.000001000 pid 100 bash \[0x7f0000401000\] fork() = 101 <0.002000 ms>$' <<<"$sys")"
@@ -205,7 +247,7 @@ check "syscalls: exit, then +++" 1 "$(grep -c '^00:00:01.050213500 +0.050213500 
 "$ltt" report --syscalls -e fs_open "$fx/basic" >/dev/null 2>&1
 check "syscalls with --event: status" 2 "$?"
 # the file-system changes, with their arguments
-sys=$("$ltt" report --syscalls "$fx/fschanges")
+sys=$("$ltt" report --syscalls "$fx/fschanges" | joined)
 for want in 'pid 501 sh [0x401000] openat("/etc/app.conf", O_WRONLY|O_CREAT|O_TRUNC) = 3 <' \
 	'pid 512 sh [0x401000] openat("/etc/app.conf", O_WRONLY|O_CREAT|O_APPEND|O_CLOEXEC) = 4 <' \
 	'pid 501 sh [0x401000] dup2(3</etc/app.conf>, 1) = 1 <' \
@@ -226,12 +268,13 @@ done
 check "report: open flags noted" 1 "$("$ltt" report "$fx/fschanges" | grep -c 'pid 509 tee fs_open: fd=3 flags=577(O_WRONLY|O_CREAT|O_TRUNC) dev=2049 ino=2003 trunc=0 filename="/etc/app.conf"$')"
 
 # --syscalls with --filter selects whole calls (strace's -e trace=, -Z):
-# the same lines as without it, grepped
-sys=$("$ltt" report --syscalls "$fx/guest-mix")
+# the same lines as without it, grepped (joined, in the order of their
+# ends: which calls a filtered report splits depends on what it prints)
+sys=$("$ltt" report --syscalls "$fx/guest-mix" | joined)
 check "syscalls --filter syscall: whole calls" "$(grep '\] openat(' <<<"$sys")" \
 	"$("$ltt" report --syscalls --filter 'syscall == "openat"' "$fx/guest-mix")"
 check "syscalls --filter ret < 0: the failed calls" "$(grep -E '\) = -1 E[A-Z0-9]+ \(' <<<"$sys")" \
-	"$("$ltt" report --syscalls --filter 'ret < 0' "$fx/guest-mix")"
+	"$("$ltt" report --syscalls --filter 'ret < 0' "$fx/guest-mix" | joined)"
 check "syscalls --filter filename: the calls that opened it" "$(grep -F '] openat("/etc/' <<<"$sys")" \
 	"$("$ltt" report --syscalls --filter 'filename =~ "/etc/*"' "$fx/guest-mix" | grep -F '] openat(')"
 # exits: exit_group with its status, strace's +++ lines, in place
@@ -241,7 +284,7 @@ check "syscalls: +++ exited with 0 +++" "$(grep -c ' process_exit: .* code=0$' <
 	"$(grep -c ' +++ exited with 0 +++$' <<<"$sys")"
 check "syscalls: no exit_group with a signal for arguments" 0 \
 	"$(grep -c 'exit_group([0-9]*, SIG' <<<"$sys")"
-csys=$("$ltt" report --syscalls "$fx/fschanges")
+csys=$("$ltt" report --syscalls "$fx/fschanges" | joined)
 check "syscalls: +++ killed by +++" 1 "$(grep -c 'pid 540 sleep +++ killed by SIGTERM +++$' <<<"$csys")"
 check "syscalls: +++ killed by, a fault" 1 "$(grep -c 'pid 546 crash +++ killed by SIGSEGV +++$' <<<"$csys")"
 
@@ -284,7 +327,7 @@ done
 check "report --json fields" 1 "$("$ltt" report --json "$fx/basic" | grep -c '"event":"fs_open","fields":{"fd":3,"flags":0,"dev":2049,"ino":1001,"trunc":0,"filename":"/etc/inittab"}}$')"
 check "report --syscalls --json" "$("$ltt" report -e syscall_entry "$fx/guest-mix" | wc -l)" \
 	"$("$ltt" report --syscalls --json "$fx/guest-mix" | grep -c '"syscall":' )"
-check "report --syscalls --json parses" "$("$ltt" report --syscalls "$fx/guest-mix" | wc -l)" \
+check "report --syscalls --json parses" "$("$ltt" report --syscalls "$fx/guest-mix" | joined | wc -l)" \
 	"$("$ltt" report --syscalls --json "$fx/guest-mix" | json_lines)"
 if [[ -n $full ]]; then
 	out=$("$ltt" report --syscalls "$fx/guest-mix" 2>&1 >"$full"); rc=$?

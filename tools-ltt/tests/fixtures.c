@@ -246,3 +246,33 @@ int fx_make_culprits(const char *dir, bool custom)
 		return -1;
 	return fx_close(&w, FX_T0 + 100000000ULL);
 }
+
+/*
+ * blocking: a task in a read for the whole trace (cpu0) while another
+ * makes FX_BLOCKING_CALLS calls (cpu1): more lines than ltt report
+ * --syscalls holds back for time order.
+ */
+int fx_make_blocking(const char *dir)
+{
+	struct ltt_registry reg;
+	struct fx_writer w_, *w = &w_;
+	uint64_t t = FX_T0;
+	unsigned int i;
+
+	if (fx_registry(&reg) ||
+	    fx_open(w, dir, &reg, 2, 16384, FX_CLOCK_OFFSET))
+		return -1;
+	fx_set_pid(w, 0, 700);
+	fx_set_pid(w, 1, 701);
+	EV_STR(0, t, "statedump_process", "reader", 700, 700, 1);
+	EV_STR(0, t + 10, "statedump_process", "worker", 701, 701, 1);
+	EV(0, t + 100, "syscall_entry", 0, IP);
+	for (i = 0; i < FX_BLOCKING_CALLS; i++) {
+		uint64_t c = t + 1000 + i * 1000ULL;
+
+		EV(1, c, "syscall_entry", 110, IP);
+		EV(1, c + 500, "syscall_exit", 700);
+	}
+	EV(0, t + 2000 + FX_BLOCKING_CALLS * 1000ULL, "syscall_exit", 5);
+	return fx_close(w, t + 3000 + FX_BLOCKING_CALLS * 1000ULL);
+}

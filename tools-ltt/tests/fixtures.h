@@ -202,5 +202,7 @@ int fx_make_fschanges(const char *dir);
 int fx_make_strings(const char *dir);
 int fx_make_lossy(const char *dir);
 int fx_make_culprits(const char *dir, bool custom);
+#define FX_BLOCKING_CALLS	5000
+int fx_make_blocking(const char *dir);
 
 #endif /* LTT_TESTS_FIXTURES_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mkfixtures DIR: write the fixture traces into DIR/basic, DIR/lossy,
- * DIR/culprits, DIR/culprits-plain and DIR/strings.
+ * DIR/culprits, DIR/culprits-plain, DIR/strings, DIR/fschanges and
+ * DIR/blocking.
  * mkfixtures --big DIR EVENTS: a large synthetic trace for benchmarks
  * (2 CPUs, syscall pairs, switches, forks and execs).
  * mkfixtures --big-mix DIR EVENTS: a large trace shaped like a busy
@@ -335,6 +336,7 @@ static const struct {
 	{ "fschanges", fx_make_fschanges },
 	{ "containers", make_containers },
 	{ "containers-damaged", fx_make_containers_damaged },
+	{ "blocking", fx_make_blocking },
 };
 
 int main(int argc, char **argv)

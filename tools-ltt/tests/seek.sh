@@ -3,12 +3,13 @@
 #
 # Seeking through the packet index: `ltt report --from/--to`, `ltt stats
 # --from/--to` and `--from -S` on traces with an index (the fixtures
-# made again with one, and a trace of many packets) print what the whole
-# report prints in the window; without the index, and with an index
-# damaged in every way tried here, they print the same (a damaged one
-# with a warning naming it, status 0); a damaged stream still fails by
-# name.  Names (process, file) are left out of the comparison: a seek
-# knows those the state dump and the window tell (ltt(1)).
+# made again with one, a trace of many packets, the guests' traces)
+# print what the whole report prints in the window, names of processes
+# and files included (what the records before the window said of them:
+# the state dump, forks, execs, opens), and `--comm` selects the same;
+# without the index, and with an index damaged in every way tried here,
+# they print the same, and say nothing (a seek does not read the index);
+# a damaged stream still fails by name.
 #
 #   tests/seek.sh LTT MKFIXTURES DIR
 #
@@ -34,8 +35,8 @@ rm -rf "$dir" && mkdir -p "$dir"
 "$mkfixtures" --index --subbuf 16384 --big-mix "$tmp/mix" 200000 ||
 	{ echo "seek.sh: mkfixtures --big-mix failed" >&2; exit 1; }
 
-# a report without the names: the comm column and fd=N(path)'s path
-bare() { awk '{ $6 = ""; print }' | sed 's/(\([^)]*\))//g'; }
+# the report as it is: names included
+bare() { cat; }
 
 # the lines of a whole report from relative time REL (column 2: +S.N) on,
 # and up to TO (or the end)
@@ -55,7 +56,7 @@ check_seek() {
 	check "$name: nothing said" "" "$(grep -vxFf "$tmp/full.err" "$tmp/err")"
 }
 
-traces=("$dir"/*/ "$tmp/mix/")
+traces=("$dir"/*/ "$tmp/mix/" "$(dirname "$0")"/fixtures/guest-*/)
 for t in "${traces[@]}"; do
 	t=${t%/}
 	n=${t##*/}
@@ -73,6 +74,14 @@ for t in "${traces[@]}"; do
 	check "$n --from past the end: no line, the empty window said, status 1" "0 1 1" \
 		"$("$ltt" report --from 100000 "$t" 2>/dev/null | wc -l) $("$ltt" report --from 100000 "$t" 2>&1 |
 		   grep -c 'the window holds none of the trace') $("$ltt" report --from 100000 "$t" >/dev/null 2>&1; echo $?)"
+	# --comm of the names at the window's start: those before it told
+	comm=$(window "$tmp/full" "$mid" | awk '$7 != "?" { print $7 }' | sort | uniq -c |
+	       sort -rn | awk 'NR == 1 { print $2 }')
+	if [[ -n $comm ]]; then
+		check "$n --comm $comm --from $mid: the window's lines of $comm" \
+			"$(window "$tmp/full" "$mid" | c=$comm awk '$7 == ENVIRON["c"]')" \
+			"$("$ltt" report --comm "$comm" --from "$mid" "$t" 2>&1)"
+	fi
 	check "$n stats --from --to: the window's events" \
 		"$(window "$tmp/full" "$mid" | grep -vc ' LOST ')" \
 		"$("$ltt" stats --from "$mid" "$t" | sed -n 's/^Trace .*: \([0-9]*\) events.*/\1/p')"
@@ -92,6 +101,7 @@ check "stats --from -0.01" "$(window "$tmp/full" "$from" | wc -l)" \
 check "report --from -x: usage" 2 "$("$ltt" report --from -x "$t" >/dev/null 2>&1; echo $?)"
 
 # Without its index, and with it damaged: the same, said when damaged
+# (the time range of the window reads the index; the seek does not)
 mid=$(sed -n "$(($(wc -l <"$tmp/full") * 3 / 4))p" "$tmp/full" | awk '{ print substr($2, 2) }')
 want=$(window "$tmp/full" "$mid" | bare)
 idx=$tmp/mix/index/channel0_0.idx

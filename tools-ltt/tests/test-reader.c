@@ -161,6 +161,39 @@ void reader_names_processes_by_exec_and_fork(void **state)
 	seen_free(&l);
 }
 
+/*
+ * A user session writes the tasks of other users as pid 0: in its trace
+ * pid 0 is <hidden>, not <idle> (idle is pid 0 of the whole system's).
+ */
+void reader_names_pid_0_of_a_user_session_hidden(void **state)
+{
+	char dir[256];
+	struct seen_list l;
+	size_t i, zero = 0;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/ltt-user-XXXXXX",
+		 getenv("TMPDIR") ?: "/tmp");
+	assert_non_null(mkdtemp(dir));
+	fx_user_session = true;
+	assert_int_equal(fx_make_basic(dir), 0);
+	fx_user_session = false;
+	read_all(dir, &l);
+	for (i = 0; i < l.n; i++) {
+		const struct seen *s = &l.v[i];
+
+		if (s->item.pid == 0) {
+			assert_string_equal(s->comm, "<hidden>");
+			zero++;
+		}
+		if (!strcmp(s->name, "syscall_entry") && s->f[0] == 110)
+			assert_string_equal(s->comm, "worker");
+	}
+	assert_true(zero > 0);
+	seen_free(&l);
+	remove_copy(dir);
+}
+
 void reader_decodes_fields(void **state)
 {
 	struct seen_list l;

@@ -128,7 +128,8 @@ int fx_open(struct fx_writer *w, const char *dir, struct ltt_registry *reg,
 		return -1;
 	/* the fixtures' system call numbers are x86_64's, whatever the host */
 	ret = ltt_metadata_write_order(fd, &w->reg, clock_offset,
-				       LTT_HOST_BIG_ENDIAN, "x86_64");
+				       LTT_HOST_BIG_ENDIAN, "x86_64",
+				       fx_user_session);
 	close(fd);
 	if (ret)
 		return -1;
@@ -146,6 +147,7 @@ int fx_open(struct fx_writer *w, const char *dir, struct ltt_registry *reg,
 }
 
 bool fx_index_all;
+bool fx_user_session;
 
 int fx_write_index(struct fx_writer *w, const char *dir)
 {

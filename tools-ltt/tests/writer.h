@@ -64,6 +64,8 @@ int fx_open(struct fx_writer *w, const char *dir, struct ltt_registry *reg,
 int fx_write_index(struct fx_writer *w, const char *dir);
 /* Every trace fx_open() starts from now on gets its index. */
 extern bool fx_index_all;
+/* ...is a user session's (env.session = "user"), while this is set. */
+extern bool fx_user_session;
 /* The task running on @cpu from now on (until a sched_change). */
 void fx_set_pid(struct fx_writer *w, unsigned int cpu, int32_t pid);
 /*

@@ -407,12 +407,10 @@ const char *ltt_trace_error(const struct ltt_trace *t, unsigned int i);
 
 /*
  * Go to time @ts (trace clock): the next items are those at or after it.
- * Only the packets from there on are read (found with the stream's
- * packet index, DIR/index/STREAM.idx, or by walking the packet headers
- * when it is missing or damaged), and the state dump at the start of
- * the trace, for names: names told between the dump and @ts are not
- * known.  Lost events before @ts are not told.  0, or -1 (a followed
- * trace).  LTT_1.5.
+ * The items before @ts are read (not given) for what they say of names,
+ * in time order: the processes and files are named from @ts on as a
+ * read from the start names them (the packet index is not used).  Lost
+ * events before @ts are not told.  0, or -1 (a followed trace).  LTT_1.5.
  */
 int ltt_trace_seek(struct ltt_trace *t, uint64_t ts);
 /*
