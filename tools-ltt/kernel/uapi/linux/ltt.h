@@ -446,7 +446,8 @@ struct ltt_event_log {
  * @content_size: bits of header and records.
  * @packet_size: bits of the packet as it should be stored: content_size
  *	rounded up to 8 bytes.
- * @packet_seq_num: packet index on this CPU, from 0.
+ * @packet_seq_num: packet index on this CPU, from 0: the packet's
+ *	position (as LTT_BUF_SNAPSHOT gives it) over the sub-buffer size.
  * @events_discarded: events lost on this CPU since the buffer was made,
  *	counted when the packet was closed.
  * @cpu_id: the CPU.
@@ -524,7 +525,9 @@ struct ltt_buffer_info {
 /**
  * struct ltt_snapshot - LTT_BUF_SNAPSHOT
  * @begin: Output, position of the oldest packet the ring holds: bytes
- *	written to the buffer before it, all laps counted.
+ *	written to the buffer before it, all laps counted (on a 32-bit
+ *	kernel, counted right while less than 4 GiB are written between
+ *	two snapshots).
  * @end: Output, position just past the newest packet, closed by the call.
  *
  * The packets of a snapshot start at @begin, @begin + subbuf_size, ...
