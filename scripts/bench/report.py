@@ -212,6 +212,23 @@ def figures(rows, t, unit, full=True):
            Figure("two sessions: the second one's cost per event, over the first's",
                   [(cost(r, "ltt-two") - cost(r, "ltt-discard")) /
                    cost(r, "ltt-discard") for r in flood], "", 2)]
+    # The cgroup filter: a session filtered to the workload's cgroup, and
+    # one whose filter rejects every event of the workload.
+    cg = [r for r in flood if "ltt-cgroup" in r and "ltt-cgroup-out" in r]
+    if cg:
+        fl += [Figure("LTT, lttd --discard --cgroup, the workload in it",
+                      [cost(r, "ltt-cgroup") for r in cg], f"{unit}/event", 0),
+               Figure("cgroup filter: cost per event over an unfiltered session's",
+                      [cost(r, "ltt-cgroup") / cost(r, "ltt-discard") for r in cg],
+                      "", 2, "≤ 1.10", lambda m: m <= 1.10),
+               Figure("cgroup filter: an event it rejects (the workload outside)",
+                      [cost(r, "ltt-cgroup-out") for r in cg], f"{unit}/event", 0)]
+        if full:
+            fl += [Figure("events per call: LTT, lttd --discard --cgroup",
+                          [r["ltt-cgroup"]["events"] / r["ltt-cgroup"]["calls"]
+                           for r in cg], "", 3),
+                   Figure("events recorded: the cgroup filter rejecting all",
+                          [r["ltt-cgroup-out"]["events"] for r in cg], "", 0)]
     if full:
         fl += [Figure(f"events per call: {VARIANTS[v]}",
                       [r[v]["events"] / r[v]["calls"] for r in flood], "", 3)
@@ -231,6 +248,13 @@ def figures(rows, t, unit, full=True):
                           ("≤ 2.0 %", lambda m: m <= 2.0))
     mx += [Figure("overhead: two sessions over one (lttd --discard each)",
                   [over(r, "ltt-two") / over(r, "ltt-discard") for r in mixed], "", 2)]
+    mcg = [r for r in mixed if "ltt-cgroup" in r]
+    if mcg:
+        mx += [Figure("overhead: LTT, lttd --discard --cgroup, the workload in it",
+                      [over(r, "ltt-cgroup") for r in mcg], "%", 2),
+               Figure("overhead: the cgroup filter over an unfiltered session",
+                      [over(r, "ltt-cgroup") / over(r, "ltt-discard") for r in mcg],
+                      "", 2)]
     figs.append(("Mixed make-like workload: overhead", mx))
 
     # 3. Disabled cost: the flood (the target), and the mixed workload.
@@ -391,6 +415,11 @@ def readers_section():
         w, c = rate[key]
         t.append(f"- `ltt watch` counting every event at least 5 M events/s: "
                  f"{w / 1e6:.1f} M wall, {c / 1e6:.1f} M CPU: {verdict(c >= 5e6)}")
+    if "ltt_report" in rate and "ltt_report_--json" in rate:
+        # The same events: the slower output's time over the text's.
+        slow = rate["ltt_report"][1] / rate["ltt_report_--json"][1]
+        t.append(f"- `ltt report --json` within 2 times the text's CPU time: "
+                 f"{slow:.2f} times: {verdict(slow <= 2)}")
     if ratio:
         t.append(f"- `ltt report` at least 15 times babeltrace2's text: {ratio['wall']} "
                  f"times wall, {ratio['cpu']} CPU: {verdict(float(ratio['cpu']) >= 15)}")

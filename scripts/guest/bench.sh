@@ -51,6 +51,11 @@
 # ftrace variants with one reader per CPU to /dev/null.
 # ltt-two (flood and mixed): two sessions recording the same events at
 # once, each with its own lttd --discard: what a second session costs.
+# ltt-cgroup (flood and mixed): the workload in a cgroup of its own,
+# lttd --discard --cgroup on it: what the in-kernel cgroup filter costs a
+# recorded event.  ltt-cgroup-out (flood): the filter names an empty
+# cgroup, the workload runs outside it: what an event the filter
+# rejects costs.
 # The compile case is a real compiler at work, as make -j1 runs it
 # (ltt-bench compile: Debian's tcc compiling tools-ltt's C files, one
 # process a file), with the mixed case's variants and events.  The
@@ -65,6 +70,11 @@ trap 'rc=$?; [ $rc -eq 0 ] || { echo "# bench: failed (exit $rc)"; cat $W/out $W
 
 T=/sys/kernel/tracing
 W=/tmp/bench
+# cgroup2, for the ltt-cgroup variants: the workload's cgroup and an
+# empty one.
+CG=/sys/fs/cgroup
+CG_IN=$CG/bench-in
+CG_OUT=$CG/bench-out
 # ftrace's counterparts of LTT's event set (kernel-trace/probes-*.c and
 # the direct hooks): missing ones are skipped and left out of BENCH-INFO.
 FTRACE_FLOOD="raw_syscalls:sys_enter raw_syscalls:sys_exit"
@@ -277,6 +287,15 @@ run() {
 		ftrace_events $ft_ev >/dev/null
 		$cmd >$W/out
 		echo >$T/set_event ;;
+	ltt-cgroup|ltt-cgroup-out)
+		cg=$CG_IN
+		[ "$v" = ltt-cgroup-out ] && cg=$CG_OUT
+		# The workload joins $CG_IN before it execs; lttd stays out.
+		# shellcheck disable=SC2086
+		$ON1 lttd --discard --cgroup "$cg" $ltt_ev -- \
+			sh -c "echo \$\$ >$CG_IN/cgroup.procs && exec $cmd" \
+			>$W/out 2>$W/lttd.err
+		more=$(lttd_totals $W/lttd.err) ;;
 	ltt-two)
 		# Two sessions recording the same events: the first around
 		# the second, which runs the workload; the events of both.
@@ -322,11 +341,14 @@ variants() {
 	k=$1
 	if [ "$2" = flood ]; then
 		set -- untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs \
-			ltt-norec ftrace-norec ltt-two
+			ltt-norec ftrace-norec ltt-two ltt-cgroup ltt-cgroup-out
 	elif [ "$2" = uevent ]; then
 		set -- empty ltt-off uev-off ltt-on marker uev-on
 	elif [ "$2" = sustain ]; then
 		set -- ltt-tmpfs ltt-discard
+	elif [ "$2" = mixed ]; then
+		set -- untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs \
+			ltt-two ltt-cgroup
 	else
 		set -- untraced ltt-discard ltt-tmpfs ftrace-discard ftrace-tmpfs \
 			ltt-two
@@ -344,6 +366,8 @@ variants() {
 main() {
 	mkdir -p $W
 	ip link set lo up
+	mount -t cgroup2 cgroup2 $CG 2>/dev/null || true
+	mkdir -p $CG_IN $CG_OUT 2>/dev/null || true
 	echo "BENCH-INFO uname=$(uname -r) cpus=$CPUS kernel=$KERNEL mode=$MODE" \
 		"mem_kb=$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
 	echo "BENCH-INFO flood_calls=$FLOOD_N mixed_jobs=$MIXED_N mixed_work=$MIXED_WORK" \
