@@ -80,7 +80,7 @@ for t in "${traces[@]}"; do
 	if [[ -n $comm ]]; then
 		check "$n --comm $comm --from $mid: the window's lines of $comm" \
 			"$(window "$tmp/full" "$mid" | c=$comm awk '$7 == ENVIRON["c"]')" \
-			"$("$ltt" report --comm "$comm" --from "$mid" "$t" 2>&1)"
+			"$("$ltt" report --comm "$comm" --from "$mid" "$t" 2>/dev/null)"
 	fi
 	check "$n stats --from --to: the window's events" \
 		"$(window "$tmp/full" "$mid" | grep -vc ' LOST ')" \
