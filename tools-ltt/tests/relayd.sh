@@ -87,15 +87,16 @@ for d in "$fx"/*/; do
 	check "send $name: packets byte for byte" 1 $same
 	check "send $name: babeltrace2 events" "$(babeltrace2 "$d" 2>/dev/null | md5sum)" \
 		"$(babeltrace2 "$out" 2>/dev/null | md5sum)"
-	check "send $name: ltt report" "$("$ltt" report "$d" | md5sum)" \
-		"$("$ltt" report "$out" 2>&1 | md5sum)"
-	check "send $name: ltt stats" "$("$ltt" stats "$d" | sed 1d | md5sum)" \
-		"$("$ltt" stats "$out" 2>&1 | sed 1d | md5sum)"
+	# (stdout: a damaged fixture's warnings name each its own directory)
+	check "send $name: ltt report" "$("$ltt" report "$d" 2>/dev/null | md5sum)" \
+		"$("$ltt" report "$out" 2>/dev/null | md5sum)"
+	check "send $name: ltt stats" "$("$ltt" stats "$d" 2>/dev/null | sed 1d | md5sum)" \
+		"$("$ltt" stats "$out" 2>/dev/null | sed 1d | md5sum)"
 	# relayd writes its own packet index (index/channel0_N.idx, LTTng's):
 	# a seek through it reads what one through ours does, and trusts it
 	check "send $name: a seek through relayd's index" \
-		"$("$ltt" report --from -0.00001 "$d" 2>&1 | md5sum)" \
-		"$("$ltt" report --from -0.00001 "$out" 2>&1 | md5sum)"
+		"$("$ltt" report --from -0.00001 "$d" 2>/dev/null | md5sum)" \
+		"$("$ltt" report --from -0.00001 "$out" 2>/dev/null | md5sum)"
 done
 check "watch on relayd's output" "$("$ltt" watch "$here/../scripts/allcounts.lua" "$fx/guest-mix" | md5sum)" \
 	"$("$ltt" watch "$here/../scripts/allcounts.lua" "$tmp"/replay/hostA/guest-mix-2* 2>&1 | md5sum)"
