@@ -192,7 +192,7 @@ test_packages() {
 	check "lttd --help" 0 "$(as_user 'lttd --help >/dev/null; echo $?')"
 	check "man ltt" 1 "$(as_user 'MANWIDTH=80 man ltt 2>&1 | grep -c "^NAME"')"
 	check "man ltt: the installed script directory" 1 \
-		"$(as_user 'MANWIDTH=200 man ltt 2>/dev/null | grep -c "(default /usr/share/ltt/scripts)"')"
+		"$(as_user 'MANWIDTH=200 man ltt 2>/dev/null | tr -s " \n" "  " | grep -c "(default /usr/share/ltt/scripts)"')"
 	check "man 8 lttd" 1 "$(as_user 'MANWIDTH=80 man 8 lttd 2>&1 | grep -c "^NAME"')"
 	check "man libltt" 1 "$(as_user 'MANWIDTH=80 man 3 libltt 2>&1 | grep -c "^EXAMPLE"')"
 
