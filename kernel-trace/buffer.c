@@ -194,8 +194,10 @@ static __always_inline bool lb_reserve(struct ltt_buf *buf, unsigned int id,
 	 * nested writer writes the new lap before the barrier
 	 * (Documentation/trace/ltt.rst, "Snapshots while recording").
 	 */
-	if (open && buf->overwrite)
+	if (open && buf->overwrite) {
+		/* The offset before the new lap: pairs with lb_snapshot_read(). */
 		smp_wmb();
+	}
 	if (close)
 		lb_close(buf, old, slot->ts);
 	if (!slot->commit)
