@@ -148,16 +148,6 @@ void ltt_buf_wake_room(struct ltt_buf *buf);
 void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st);
 int ltt_buf_open_fd(struct ltt_buf *buf);
 
-/**
- * ltt_buf_count_lost - count an event offered and lost, not written
- * @buf: the buffer of the current CPU; preemption must be disabled
- */
-static inline void ltt_buf_count_lost(struct ltt_buf *buf)
-{
-	local_inc(&buf->produced);
-	local_inc(&buf->lost);
-}
-
 #define LB_PKT_HDR	sizeof(struct ltt_packet_header)
 
 /*

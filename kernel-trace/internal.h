@@ -131,7 +131,6 @@ void ltt_recording_masks_changed(void);
 bool ltt_task_passes(struct ltt_session *s, struct task_struct *t);
 void ltt_session_write(struct ltt_session *s, unsigned int id,
 		       const void *rec, unsigned int len, const char *str);
-void ltt_session_count_lost(struct ltt_session *s, unsigned int id);
 pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t);
 bool ltt_user_owns(const struct ltt_session *s, struct task_struct *t);
 void ltt_write_custom(unsigned int id, bool user, const void *data,

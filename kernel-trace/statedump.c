@@ -50,27 +50,6 @@ static void ltt_dump_room(struct ltt_dump_ctx *ctx)
 		ctx->no_reader = true;
 }
 
-/* A stop came: the rest of the dump is counted lost, not written. */
-static bool ltt_dump_cut(struct ltt_dump_ctx *ctx, unsigned int id)
-{
-	if (!READ_ONCE(ctx->s->dump_hurry))
-		return false;
-	ltt_session_count_lost(ctx->s, id);
-	return true;
-}
-
-/* One record of the dump, once there is room for it. */
-static void ltt_dump_write(struct ltt_dump_ctx *ctx, unsigned int id,
-			   const void *rec, unsigned int len, const char *str)
-{
-	if (ltt_dump_cut(ctx, id))
-		return;
-	ltt_dump_room(ctx);
-	/* The stop may have come while it waited. */
-	if (!ltt_dump_cut(ctx, id))
-		ltt_session_write(ctx->s, id, rec, len, str);
-}
-
 /* One open file of @p's. */
 static void ltt_dump_file(struct ltt_dump_ctx *ctx, struct task_struct *p,
 			  struct file *file, unsigned int fd)
@@ -78,12 +57,12 @@ static void ltt_dump_file(struct ltt_dump_ctx *ctx, struct task_struct *p,
 	struct ltt_rec_statedump_file rec = { .pid = p->pid, .fd = fd };
 	char *path;
 
-	if (ltt_dump_cut(ctx, LTT_EV_statedump_file))
-		return;
 	path = d_path(&file->f_path, ctx->page, PAGE_SIZE);
 	if (IS_ERR(path))
 		path = "?";
-	ltt_dump_write(ctx, LTT_EV_statedump_file, &rec, sizeof(rec), path);
+	ltt_dump_room(ctx);
+	ltt_session_write(ctx->s, LTT_EV_statedump_file, &rec, sizeof(rec),
+			  path);
 }
 
 /*
@@ -118,11 +97,10 @@ static void ltt_dump_cgroup(struct ltt_dump_ctx *ctx, struct cgroup *cgrp)
 
 	if (parent)
 		rec.parent = cgroup_id(parent);
-	if (ltt_dump_cut(ctx, LTT_EV_statedump_cgroup))
-		return;
 	ltt_cgroup_path(cgrp, ctx->page, LTT_STRING_MAX);
-	ltt_dump_write(ctx, LTT_EV_statedump_cgroup, &rec, sizeof(rec),
-		       ctx->page);
+	ltt_dump_room(ctx);
+	ltt_session_write(ctx->s, LTT_EV_statedump_cgroup, &rec, sizeof(rec),
+			  ctx->page);
 }
 
 /*
@@ -190,7 +168,8 @@ static void ltt_dump_ns(struct ltt_dump_ctx *ctx, struct task_struct *t)
 	if (!test_bit(LTT_EV_process_ns, ctx->s->mask))
 		return;
 	ltt_process_ns(t, &rec);
-	ltt_dump_write(ctx, LTT_EV_process_ns, &rec, sizeof(rec), NULL);
+	ltt_dump_room(ctx);
+	ltt_session_write(ctx->s, LTT_EV_process_ns, &rec, sizeof(rec), NULL);
 }
 
 /* One task's record. */
@@ -212,7 +191,9 @@ static void ltt_dump_task(struct ltt_dump_ctx *ctx, struct task_struct *t)
 			rec.ppid = parent->tgid;
 	}
 	get_task_comm(comm, t);
-	ltt_dump_write(ctx, LTT_EV_statedump_process, &rec, sizeof(rec), comm);
+	ltt_dump_room(ctx);
+	ltt_session_write(ctx->s, LTT_EV_statedump_process, &rec, sizeof(rec),
+			  comm);
 	ltt_dump_ns(ctx, t);
 }
 

@@ -397,19 +397,6 @@ bool ltt_task_passes(struct ltt_session *s, struct task_struct *t)
 	return ltt_filters_pass(s, t);
 }
 
-/*
- * This CPU's buffer of @s if @s records events @id now, else NULL;
- * preemption disabled by the caller.
- */
-static struct ltt_buf *ltt_session_takes(struct ltt_session *s,
-					 unsigned int id)
-{
-	if (READ_ONCE(s->state) != LTT_SESSION_RECORDING ||
-	    !test_bit(id, s->mask))
-		return NULL;
-	return s->bufs[smp_processor_id()];
-}
-
 /**
  * ltt_session_write - record an event in one session, if it records
  * @s: the session
@@ -427,27 +414,12 @@ void ltt_session_write(struct ltt_session *s, unsigned int id,
 	struct ltt_buf *buf;
 
 	guard(preempt_notrace)();
-	buf = ltt_session_takes(s, id);
+	if (READ_ONCE(s->state) != LTT_SESSION_RECORDING ||
+	    !test_bit(id, s->mask))
+		return;
+	buf = s->bufs[smp_processor_id()];
 	if (buf)
 		ltt_buf_write(buf, id, rec, len, str, ltt_str_len(str));
-}
-
-/**
- * ltt_session_count_lost - count a record of @s lost, unwritten
- * @s: the session
- * @id: the event id
- *
- * For the state dump that a stop cut short: what it would have written
- * is counted lost, as what did not fit would be.
- */
-void ltt_session_count_lost(struct ltt_session *s, unsigned int id)
-{
-	struct ltt_buf *buf;
-
-	guard(preempt_notrace)();
-	buf = ltt_session_takes(s, id);
-	if (buf)
-		ltt_buf_count_lost(buf);
 }
 
 /**
