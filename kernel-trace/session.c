@@ -592,6 +592,29 @@ int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
 }
 
 #ifdef CONFIG_CGROUPS
+/*
+ * The cgroup v2 directory open as @fd, with a reference.  A path-only
+ * (O_PATH) descriptor is refused as no open file: it names a directory
+ * its holder may have no right to open.
+ */
+static struct cgroup *ltt_cgroup_from_fd(int fd)
+{
+	struct cgroup_subsys_state *css;
+	struct fd f = fdget(fd);
+
+	if (fd_empty(f))
+		return ERR_PTR(-EBADF);
+	css = css_tryget_online_from_dir(fd_file(f)->f_path.dentry, NULL);
+	fdput(f);
+	if (IS_ERR(css))
+		return ERR_CAST(css);
+	if (css->cgroup->root != &cgrp_dfl_root) {
+		css_put(css);
+		return ERR_PTR(-EBADF);
+	}
+	return css->cgroup;
+}
+
 /**
  * ltt_session_set_cgroups - record only some cgroup subtrees
  * @s: the session
@@ -604,8 +627,8 @@ int ltt_session_set_pids(struct ltt_session *s, const s32 __user *upids,
  * session's too: a descriptor is all it takes.
  *
  * Return: 0, -EINVAL for too many, -EFAULT, -ENOMEM, -EBADF for a
- * descriptor that is not open on a cgroup v2 directory, -ENOENT for one
- * of a cgroup removed since.
+ * descriptor that is not open on a cgroup v2 directory (an O_PATH one
+ * is not), -ENOENT for one of a cgroup removed since.
  */
 int ltt_session_set_cgroups(struct ltt_session *s, const s32 __user *ufds,
 			    unsigned int count)
@@ -627,7 +650,7 @@ int ltt_session_set_cgroups(struct ltt_session *s, const s32 __user *ufds,
 				kfree(set);
 				return -EFAULT;
 			}
-			cgrp = cgroup_get_from_fd(fd);
+			cgrp = ltt_cgroup_from_fd(fd);
 			if (IS_ERR(cgrp)) {
 				kfree(set);
 				return PTR_ERR(cgrp);

@@ -139,21 +139,30 @@ static int set_cgroups(int session_fd, const int *fds, unsigned int n)
 
 static const char *const entries[] = { "syscall_entry", NULL };
 
-/* A session filtered to A holds A's calls, all of them, and no other. */
+/*
+ * A session filtered to A holds A's calls, all of them, and no other,
+ * while A and B work side by side (each CPU switching between them).
+ */
 TEST_F(cg, filter_records_exactly_the_cgroup_s_tasks)
 {
 	struct ltt_trace t = { 0 };
+	int round;
 
 	ASSERT_EQ(0, ltt_set_events(&self->s, entries)) TH_LOG("%s", ltt_err);
 	ASSERT_EQ(0, set_cgroups(self->s.fd, &self->fd_a, 1))
 		TH_LOG("SET_CGROUPS: %s", strerror(errno));
 	ltt_start_or_fail(_metadata, self->s.fd);
-	ASSERT_EQ(0, ltt_worker_do(&self->wa, 'g'));
-	ASSERT_EQ(0, ltt_worker_do(&self->wb, 'g'));
-	syscall(__NR_getppid);
+	for (round = 0; round < 4; round++) {
+		ASSERT_EQ(0, ltt_worker_send(&self->wa, 'g'));
+		ASSERT_EQ(0, ltt_worker_send(&self->wb, 'g'));
+		syscall(__NR_getppid);
+		ASSERT_EQ(0, ltt_worker_wait(&self->wa, 'g'));
+		ASSERT_EQ(0, ltt_worker_wait(&self->wb, 'g'));
+	}
 	ltt_stop_and_read(_metadata, &self->s, &t);
-	EXPECT_EQ((size_t)CALLS, ltt_getppids(&self->s.reg, &t, self->wa.pid));
-	EXPECT_EQ((size_t)CALLS, ltt_getppids(&self->s.reg, &t, -1))
+	EXPECT_EQ((size_t)4 * CALLS,
+		  ltt_getppids(&self->s.reg, &t, self->wa.pid));
+	EXPECT_EQ((size_t)4 * CALLS, ltt_getppids(&self->s.reg, &t, -1))
 		TH_LOG("calls of B's worker or of the test, outside A");
 	ltt_trace_free(&t);
 }
@@ -602,6 +611,82 @@ TEST_F(cg, a_user_session_learns_only_its_own_cgroups)
 	EXPECT_EQ(0, WEXITSTATUS(status) & 2) TH_LOG("another cgroup named");
 	EXPECT_EQ(0, WEXITSTATUS(status) & 4) TH_LOG("root's tasks placed");
 	EXPECT_EQ(0, WEXITSTATUS(status) & 8) TH_LOG("its cgroup named twice");
+}
+
+/*
+ * Nobody's user session filtered on cgroup A, where root's worker and
+ * nobody's own task both live: exit status bit 0 root's worker's calls
+ * recorded, bit 1 its own not all recorded, bit 2 a cgroup it cannot
+ * open was taken by a path-only fd, 99 setup.
+ */
+static int nobody_filters(struct ltt_worker *wa, const char *a,
+			  const char *hidden)
+{
+	struct ltt_session s;
+	struct ltt_trace t = { 0 };
+	int seen = 0, fd, i;
+
+	if (setgid(TEST_UID) || setuid(TEST_UID) ||
+	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return 99;
+	/* Root's 0700 cgroup: not to be opened, nor taken by O_PATH. */
+	if (open(hidden, O_RDONLY | O_DIRECTORY) >= 0 || errno != EACCES)
+		return 99;
+	fd = open(hidden, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ltt_session_open(&s, NULL) || ltt_open_readers(&s) ||
+	    ltt_set_events(&s, entries))
+		return 99;
+	if (fd >= 0 && (set_cgroups(s.fd, &fd, 1) == 0 || errno != EBADF))
+		seen |= 4;
+	fd = open(a, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || set_cgroups(s.fd, &fd, 1) || ltt_start(s.fd))
+		return 99;
+	if (ltt_worker_send(wa, 'g'))
+		return 99;
+	for (i = 0; i < CALLS; i++)
+		syscall(__NR_getppid);
+	if (ltt_worker_wait(wa, 'g') || ltt_stop(s.fd) ||
+	    ltt_read_stopped(&s, &t))
+		return 99;
+	if (ltt_getppids(&s.reg, &t, wa->pid))
+		seen |= 1;
+	if (ltt_getppids(&s.reg, &t, getpid()) != CALLS)
+		seen |= 2;
+	return seen;
+}
+
+/*
+ * A filter narrows, never widens: nobody's session on a cgroup that
+ * root's task shares records nobody's calls there and none of root's;
+ * a cgroup nobody may not open cannot be named by a path-only fd.
+ */
+TEST_F(cg, a_user_session_filter_shows_nothing_of_root_s_tasks)
+{
+	char hidden[256], old[16] = "0";
+	pid_t child;
+	int status;
+
+	snprintf(hidden, sizeof(hidden), "%s/H", self->top);
+	ASSERT_EQ(0, mkdir(hidden, 0700));
+	ASSERT_EQ(0, chmod(hidden, 0700));
+	ltt_read_str(USER_SESSIONS, old, sizeof(old));
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		if (cg_move(self->a, getpid()))
+			_exit(99);
+		_exit(nobody_filters(&self->wa, self->a, hidden));
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ltt_write_str(USER_SESSIONS, old);
+	rmdir(hidden);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_NE(99, WEXITSTATUS(status)) TH_LOG("the child could not record");
+	EXPECT_EQ(0, WEXITSTATUS(status) & 1) TH_LOG("root's calls recorded");
+	EXPECT_EQ(0, WEXITSTATUS(status) & 2) TH_LOG("its own calls missing");
+	EXPECT_EQ(0, WEXITSTATUS(status) & 4)
+		TH_LOG("a path-only fd of a hidden cgroup taken");
 }
 
 /*

@@ -36,6 +36,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 
 #include "kselftest_harness.h"
@@ -169,6 +170,12 @@ struct fz {
 
 /* The iteration a signal interrupted, for the replay. */
 static struct fz *fz_current;
+
+/*
+ * A cgroup v2 directory, open for the whole test (the fixture's, so that
+ * nobody's fuzzer inherits it), or -1: what SET_CGROUPS takes.
+ */
+static int fz_cgroup_fd = -1;
 
 /* ---- Randomness ---- */
 
@@ -646,7 +653,8 @@ static bool fz_check_new_fd(struct fz *z, int fd)
 {
 	int flags = fcntl(fd, F_GETFD);
 
-	if (fz_lookup(z, fd) || fd == z->devnull || fd == z->anchor) {
+	if (fz_lookup(z, fd) || fd == z->devnull || fd == z->anchor ||
+	    fd == fz_cgroup_fd) {
 		fz_bad(z, "returned fd %d, which was open already", fd);
 		return false;
 	}
@@ -696,7 +704,7 @@ static int fz_fd_class(struct fz *z, int fd)
 
 	if (f)
 		return f->kind;
-	if (fd == z->devnull)
+	if (fd == z->devnull || fd == fz_cgroup_fd)
 		return FZ_NOT_LTT;
 	if (fd < 0 || fd == FZ_CLOSED_FD || fd >= 65536)
 		return FZ_CLOSED;
@@ -780,7 +788,10 @@ static void fz_valid_pids(struct fz *z, struct ltt_pids *p)
 	p->pids = fz_data_ptr(z, pids, sizeof(pids));
 }
 
-/* Any fds: of the fuzzer's, odd numbers, /dev/null; none a cgroup. */
+/*
+ * Any fds: the cgroup directory half the time, else of the fuzzer's,
+ * odd numbers, /dev/null.
+ */
 static void fz_valid_cgroups(struct fz *z, struct ltt_cgroups *c)
 {
 	__s32 fds[LTT_CGROUPS_MAX + 1];
@@ -790,7 +801,8 @@ static void fz_valid_cgroups(struct fz *z, struct ltt_cgroups *c)
 	c->count = fz_chance(z, 20) ? 0 : fz_chance(z, 90) ?
 		   1 + fz_below(z, 4) : LTT_CGROUPS_MAX + fz_below(z, 2);
 	for (i = 0; i < ARRAY_SIZE(fds); i++)
-		fds[i] = fz_pick_fd(z, -1);
+		fds[i] = fz_cgroup_fd >= 0 && fz_chance(z, 50) ?
+			 fz_cgroup_fd : fz_pick_fd(z, -1);
 	c->fds = fz_data_ptr(z, fds, sizeof(fds));
 }
 
@@ -1958,7 +1970,39 @@ static unsigned long fz_count(void)
 FIXTURE(fuzz) {
 	struct fz *z;
 	char user_sessions[16];	/* the sysctl as it was */
+	char cg_mnt[32];	/* cgroup2, mounted here for fz_cgroup_fd */
 };
+
+/*
+ * cgroup2 on a directory of the test's own, its root open as
+ * fz_cgroup_fd; none (-1) on a kernel without it.
+ */
+static void fz_cgroup_open(char *mnt, size_t size)
+{
+	snprintf(mnt, size, "/tmp/ltt-fz-cg.XXXXXX");
+	if (!mkdtemp(mnt)) {
+		mnt[0] = 0;
+		return;
+	}
+	if (mount("cgroup2", mnt, "cgroup2", 0, NULL)) {
+		rmdir(mnt);
+		mnt[0] = 0;
+		return;
+	}
+	fz_cgroup_fd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void fz_cgroup_close(char *mnt)
+{
+	if (fz_cgroup_fd >= 0)
+		close(fz_cgroup_fd);
+	fz_cgroup_fd = -1;
+	if (!mnt[0])
+		return;
+	umount2(mnt, MNT_DETACH);
+	rmdir(mnt);
+	mnt[0] = 0;
+}
 
 FIXTURE_SETUP(fuzz)
 {
@@ -1970,10 +2014,12 @@ FIXTURE_SETUP(fuzz)
 	self->z = mmap(NULL, sizeof(*self->z), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->z);
+	fz_cgroup_open(self->cg_mnt, sizeof(self->cg_mnt));
 }
 
 FIXTURE_TEARDOWN(fuzz)
 {
+	fz_cgroup_close(self->cg_mnt);
 	if (self->user_sessions[0])
 		ltt_set_user_sessions(self->user_sessions);
 	if (self->z && self->z != MAP_FAILED)

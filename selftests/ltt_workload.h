@@ -1413,14 +1413,24 @@ static inline int ltt_worker_start(struct ltt_worker *w, int calls)
 	return 0;
 }
 
-/* Have @w do @c and wait until it is done: 0, or -1. */
-static inline int ltt_worker_do(struct ltt_worker *w, char c)
+/* Have @w start @c: 0, or -1. */
+static inline int ltt_worker_send(struct ltt_worker *w, char c)
+{
+	return write(w->cmd, &c, 1) == 1 ? 0 : -1;
+}
+
+/* Wait until @w is done with @c: 0, or -1. */
+static inline int ltt_worker_wait(struct ltt_worker *w, char c)
 {
 	char r;
 
-	if (write(w->cmd, &c, 1) != 1)
-		return -1;
 	return read(w->ack, &r, 1) == 1 && r == c ? 0 : -1;
+}
+
+/* Have @w do @c and wait until it is done: 0, or -1. */
+static inline int ltt_worker_do(struct ltt_worker *w, char c)
+{
+	return ltt_worker_send(w, c) ? -1 : ltt_worker_wait(w, c);
 }
 
 static inline void ltt_worker_end(struct ltt_worker *w)

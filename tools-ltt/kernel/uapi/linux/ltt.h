@@ -178,8 +178,8 @@ struct ltt_pids {
  * @count: Input, number of cgroups (at most LTT_CGROUPS_MAX, EINVAL
  *	otherwise); 0 removes the filter.
  * @fds: Input, user pointer to @count __s32 file descriptors, each open
- *	on a directory of the cgroup v2 hierarchy (EBADF otherwise; ENOENT
- *	for the directory of a cgroup removed since).  An
+ *	on a directory of the cgroup v2 hierarchy, not with O_PATH (EBADF
+ *	otherwise; ENOENT for the directory of a cgroup removed since).  An
  *	event passes when the current task is in one of these cgroups or
  *	below it, from the moment it moves in (a cgroup made later under
  *	one of them included); a sched_change also passes when the task it
