@@ -36,6 +36,7 @@ struct ltt_event_type {
 	bool counted;			/* in the unprivileged quotas */
 	kuid_t uid;			/* of the creator, for user types */
 	kuid_t charge;			/* whom the quotas count it against */
+	struct pid *owner;		/* the creator's thread group, or NULL */
 };
 
 /* The registry of custom types, by id, and what it depends on. */
@@ -222,7 +223,7 @@ static struct ltt_event_type *ltt_custom_create(struct ltt_event_info *info,
 	kref_init(&t->ref);
 	t->info = *info;
 	t->info.flags = LTT_EVENT_F_CUSTOM;
-	t->info.owner = user ? task_tgid_vnr(current) : 0;
+	t->owner = user ? get_pid(task_tgid(current)) : NULL;
 	t->has_string = has_string;
 	t->user = user;
 	ret = idr_alloc_cyclic(&ltt_custom_idr, t, LTT_NR_EVENTS,
@@ -230,6 +231,7 @@ static struct ltt_event_type *ltt_custom_create(struct ltt_event_info *info,
 	if (ret < 0) {
 		if (counted)
 			ltt_uid_types_add(t->charge, -1);
+		put_pid(t->owner);
 		kfree(t);
 		return ERR_PTR(ret);
 	}
@@ -248,6 +250,7 @@ static void ltt_custom_free(struct ltt_event_type *t)
 		ltt_custom_user_types--;
 		ltt_uid_types_add(t->charge, -1);
 	}
+	put_pid(t->owner);
 	kfree(t);
 }
 
@@ -297,8 +300,12 @@ void ltt_custom_sessions_put(void)
 
 /**
  * ltt_custom_info - describe the custom event of the lowest id from
- *	@info->id on
+ *	@info->id on that the caller may know of
  * @info: @info->id in; the rest is filled in
+ *
+ * Types made from user space by another uid are skipped, unless the
+ * caller may trace the system (CAP_PERFMON): their names, like their
+ * records, are their users' own.
  *
  * Return: 0, or -ENOENT when there is none.
  */
@@ -311,15 +318,19 @@ int ltt_custom_info(struct ltt_event_info *info)
 		return -ENOENT;
 	id = max_t(u32, info->id, LTT_NR_EVENTS);
 	guard(mutex)(&ltt_custom_lock);
-	t = idr_get_next(&ltt_custom_idr, &id);
-	if (!t)
-		return -ENOENT;
+	for (;; id++) {
+		t = idr_get_next(&ltt_custom_idr, &id);
+		if (!t)
+			return -ENOENT;
+		/* Another user's types are not theirs to know of. */
+		if (!t->user || uid_eq(t->uid, current_uid()) ||
+		    ltt_perfmon_noaudit())
+			break;
+	}
 	*info = t->info;
 	info->generation = ltt_custom_gen;
-	/* Which process made another user's type is not theirs to know. */
-	if (t->user && !uid_eq(t->uid, current_uid()) &&
-	    !ltt_perfmon_noaudit())
-		info->owner = 0;
+	/* The creator's pid as the caller sees it; 0 if it cannot. */
+	info->owner = pid_vnr(t->owner);
 	return 0;
 }
 

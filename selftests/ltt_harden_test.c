@@ -1074,8 +1074,8 @@ static long type_id(const char *name)
  * session open, a closed type stays, dead, and keeps its id), so one
  * user cannot take the ids of others (all users shared 256, and dead
  * types counted); a type is not shared with another uid (one could log
- * into, or keep alive, another user's type); and another user learns
- * no owner pid from EVENT_INFO.
+ * into, or keep alive, another user's type); and another user does not
+ * find it in EVENT_INFO, its name nor its owner, while root does.
  */
 TEST(user_custom_types_are_counted_per_uid)
 {
@@ -1103,7 +1103,7 @@ TEST(user_custom_types_are_counted_per_uid)
 		become_nobody();
 		if (make_type("harden_root_type") != -1 || errno != EEXIST)
 			_exit(10);
-		if (type_owner(id) != 0)
+		if (type_owner(id) != -1 || type_id("harden_root_type") != -1)
 			_exit(11);
 		/* Made and closed: dead while the session exists. */
 		for (i = 0; i < 64; i++) {
@@ -1134,6 +1134,8 @@ TEST(user_custom_types_are_counted_per_uid)
 			_exit(15);
 		if (make_type("harden_other_user") < 0)
 			_exit(16);
+		if (type_id("harden_nobody_0") != -1)
+			_exit(17);
 		_exit(0);
 	}
 	ASSERT_EQ(other, waitpid(other, &status2, 0));
@@ -1141,10 +1143,67 @@ TEST(user_custom_types_are_counted_per_uid)
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	ltt_write_str(USER_SESSIONS, "0");
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("10: root's type shared, 11: owner seen, 12-14: quota");
+		TH_LOG("10: root's type shared, 11: root's type listed, 12-14: quota");
 	EXPECT_EQ(0, WEXITSTATUS(status2))
-		TH_LOG("15: nobody's type shared, 16: others' quota used");
+		TH_LOG("15: nobody's shared, 16: quota, 17: nobody's listed");
+	/* Root lists every user's types, dead ones while the session lives. */
+	EXPECT_LE(0, type_id("harden_nobody_0"));
+	EXPECT_LE(0, type_id("harden_other_user"));
 	close(rootfd);
+	ltt_session_close(&s);
+}
+
+/*
+ * A type's owner is its creator's pid as the reader sees it: made by
+ * pid 1 of a pid namespace of its own, it reads as 1 there and, to
+ * root outside, as the pid the creator has in root's namespace.
+ */
+TEST(a_type_s_owner_is_its_pid_in_the_reader_s_namespace)
+{
+	int up[2], pidp[2], done[2], status, fd;
+	struct ltt_session s;
+	pid_t child, inner;
+	long own = -1, id;
+	char c = 0;
+
+	if (ltt_session_open(&s, NULL) == LTT_UNAVAILABLE)
+		SKIP(return, "%s", ltt_err);
+	ASSERT_EQ(0, pipe(up));
+	ASSERT_EQ(0, pipe(pidp));
+	ASSERT_EQ(0, pipe(done));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		if (unshare(CLONE_NEWPID))
+			_exit(99);
+		inner = fork();
+		if (inner < 0)
+			_exit(99);
+		if (!inner) {
+			fd = make_type("harden_pidns_owner");
+			own = fd < 0 ? -2 :
+			      type_owner(type_id("harden_pidns_owner"));
+			if (write(up[1], &own, sizeof(own)) != sizeof(own) ||
+			    read(done[0], &c, 1) != 1)
+				_exit(98);
+			_exit(0);
+		}
+		if (write(pidp[1], &inner, sizeof(inner)) != sizeof(inner))
+			kill(inner, SIGKILL);
+		waitpid(inner, &status, 0);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 98);
+	}
+	/* The creator's pid here, and its own view once it made the type. */
+	ASSERT_EQ(sizeof(inner), read(pidp[0], &inner, sizeof(inner)));
+	ASSERT_EQ(sizeof(own), read(up[0], &own, sizeof(own)));
+	id = type_id("harden_pidns_owner");
+	EXPECT_LE(0, id);
+	EXPECT_EQ(1, own) TH_LOG("the creator reads its type's owner as %ld", own);
+	EXPECT_EQ(inner, type_owner(id))
+		TH_LOG("root reads the owner of a type pid %d made", inner);
+	ASSERT_EQ(1, write(done[1], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 	ltt_session_close(&s);
 }
 

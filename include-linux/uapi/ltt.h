@@ -310,7 +310,9 @@ struct ltt_field_info {
  * @id: Input, the lowest event id wanted; Output, the id of the event
  *	described, the lowest that exists from Input on (ENOENT: none).
  *	The kernel's own events have the ids from 0 with no hole; custom
- *	events follow, with holes where some were destroyed.
+ *	events follow, with holes where some were destroyed.  Custom
+ *	events another uid made from user space are skipped unless the
+ *	caller has CAP_PERFMON.
  * @n_fields: Output, entries used in @fields.
  * @name: Output, NUL-terminated, e.g. "syscall_entry".
  * @payload_size: Output, bytes of the fixed part of the record (without
@@ -320,8 +322,9 @@ struct ltt_field_info {
  * @generation: Output, changes whenever an event is created or
  *	destroyed: a reader that saw the same value has the whole registry.
  * @owner: Output, the thread-group id that created a custom event from
- *	user space, 0 for the kernel's events and those of modules, and
- *	for another user's types unless the caller has CAP_PERFMON.
+ *	user space, in the caller's pid namespace (0 where it has none
+ *	there, or the process is gone); 0 for the kernel's events and
+ *	those of modules.
  * @description: Output, NUL-terminated, may be empty.
  *
  * A destroyed custom event stays described (LTT_EVENT_F_DEAD), and its
