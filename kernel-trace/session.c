@@ -118,8 +118,17 @@ static struct ctl_table ltt_sysctls[] = {
 	},
 };
 
+/*
+ * The state dumps, each on the CPU of its START, and the probes'
+ * detaching: work that may wait for a reader or a grace period, kept off
+ * system_wq.
+ */
+static struct workqueue_struct *ltt_wq;
+
 static int __init ltt_sysctl_init(void)
 {
+	/* Without memory for it at boot, system_wq does the work. */
+	ltt_wq = alloc_workqueue("ltt", 0, 0) ?: system_wq;
 	register_sysctl_init("kernel", ltt_sysctls);
 	return 0;
 }
@@ -328,7 +337,7 @@ static void ltt_disarm(void)
 {
 	guard(mutex)(&ltt_record_lock);
 	if (!--ltt_armed)
-		mod_delayed_work(system_wq, &ltt_detach_work, HZ);
+		mod_delayed_work(ltt_wq, &ltt_detach_work, HZ);
 }
 
 /*
@@ -419,7 +428,7 @@ static int __ltt_session_start(struct ltt_session *s)
 	 * must be back reading for a big dump to fit.
 	 */
 	WRITE_ONCE(s->dump_hurry, false);
-	schedule_work(&s->dump);
+	queue_work(ltt_wq, &s->dump);
 	return 0;
 }
 
