@@ -77,6 +77,13 @@ int ltt_user_sessions;
 /* kernel.ltt_user_sessions_max: sessions an unprivileged user may hold. */
 static int ltt_user_sessions_max = 4;
 
+/*
+ * kernel.ltt_user_sessions_total: what all of them may hold together;
+ * each recording session costs every event of the system a test.
+ */
+static int ltt_user_sessions_total = 64;
+static unsigned int ltt_user_sessions_now;	/* under ltt_user_lock */
+
 /* kernel.ltt_user_buffer_kb: per CPU, the most a user session may map. */
 static int ltt_user_buffer_kb = 4096;
 
@@ -101,6 +108,15 @@ static struct ctl_table ltt_sysctls[] = {
 	{
 		.procname	= "ltt_user_sessions_max",
 		.data		= &ltt_user_sessions_max,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= (void *)&ltt_sessions_limit,
+	},
+	{
+		.procname	= "ltt_user_sessions_total",
+		.data		= &ltt_user_sessions_total,
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
 		.proc_handler	= proc_dointvec_minmax,
@@ -793,20 +809,26 @@ struct ltt_session *ltt_session_of(struct file *file)
 
 /*
  * Count a session against unprivileged @uid: -ENOSPC when it holds
- * kernel.ltt_user_sessions_max already.
+ * kernel.ltt_user_sessions_max already, or all users together
+ * kernel.ltt_user_sessions_total.
  */
 static int ltt_user_charge(kuid_t uid)
 {
 	unsigned long n;
 	void *e;
+	int ret;
 
 	guard(mutex)(&ltt_user_lock);
 	e = xa_load(&ltt_user_counts, __kuid_val(uid));
 	n = e ? xa_to_value(e) : 0;
-	if (n >= READ_ONCE(ltt_user_sessions_max))
+	if (n >= READ_ONCE(ltt_user_sessions_max) ||
+	    ltt_user_sessions_now >= READ_ONCE(ltt_user_sessions_total))
 		return -ENOSPC;
-	return xa_err(xa_store(&ltt_user_counts, __kuid_val(uid),
-			       xa_mk_value(n + 1), GFP_KERNEL_ACCOUNT));
+	ret = xa_err(xa_store(&ltt_user_counts, __kuid_val(uid),
+			      xa_mk_value(n + 1), GFP_KERNEL_ACCOUNT));
+	if (!ret)
+		ltt_user_sessions_now++;
+	return ret;
 }
 
 static void ltt_user_uncharge(kuid_t uid)
@@ -814,6 +836,7 @@ static void ltt_user_uncharge(kuid_t uid)
 	unsigned long n;
 
 	guard(mutex)(&ltt_user_lock);
+	ltt_user_sessions_now--;
 	n = xa_to_value(xa_load(&ltt_user_counts, __kuid_val(uid)));
 	if (n > 1)
 		xa_store(&ltt_user_counts, __kuid_val(uid), xa_mk_value(n - 1),

@@ -1033,6 +1033,69 @@ TEST(user_sessions_are_capped)
 		TH_LOG("10: a large buffer; 11: three sessions; 12: a fourth; 13: room again");
 }
 
+/* As uid @uid: 0 when CREATE gives a user session, else errno (99: setup). */
+static int create_as(uid_t uid)
+{
+	const struct ltt_create small = { .subbuf_size = 65536, .n_subbufs = 2 };
+	int status, fd;
+	pid_t child;
+
+	child = fork();
+	if (child < 0)
+		return 99;
+	if (!child) {
+		if (setgid(uid) || setuid(uid))
+			_exit(99);
+		fd = ltt(LTT_CMD_CREATE, &small, sizeof(small));
+		_exit(fd >= 0 ? 0 : errno & 0x7f);
+	}
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+		return 99;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * All unprivileged users together hold at most
+ * kernel.ltt_user_sessions_total sessions: one user's session held, a
+ * second user's CREATE is ENOSPC; closed, it makes room again.
+ */
+TEST(user_sessions_are_capped_for_all_users_together)
+{
+	int ready[2], done[2], status;
+	pid_t holder;
+	char c = 0;
+
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS "_total", "1"))
+		TH_LOG("%s", ltt_err);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(done));
+	holder = fork();
+	ASSERT_LE(0, holder);
+	if (!holder) {
+		const struct ltt_create small = {
+			.subbuf_size = 65536, .n_subbufs = 2,
+		};
+		int fd;
+
+		become_nobody();
+		fd = ltt(LTT_CMD_CREATE, &small, sizeof(small));
+		c = fd >= 0 ? 'y' : 'n';
+		if (write(ready[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(98);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	EXPECT_EQ('y', c) TH_LOG("nobody's first session refused");
+	EXPECT_EQ(ENOSPC, create_as(NOBODY - 1))
+		TH_LOG("a second user's session beyond the total");
+	ASSERT_EQ(1, write(done[1], &c, 1));
+	ASSERT_EQ(holder, waitpid(holder, &status, 0));
+	EXPECT_EQ(0, create_as(NOBODY - 1)) TH_LOG("no room once it closed");
+	ltt_write_str(USER_SESSIONS "_total", "64");
+	ltt_write_str(USER_SESSIONS, "0");
+}
+
 /* A one-field custom type named @name: the event fd, or -1 and errno. */
 static int make_type(const char *name)
 {
