@@ -520,6 +520,39 @@ TEST_F(cg, set_cgroups_refuses_what_is_not_a_cgroup)
 /* A uid of the test's own: no other task has it. */
 #define TEST_UID	64123
 
+/* Become TEST_UID, dumpable as after an exec: 0, or -1. */
+static int become_test_user(void)
+{
+	return setgid(TEST_UID) || setuid(TEST_UID) ||
+	       prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) ? -1 : 0;
+}
+
+/*
+ * With kernel.ltt_user_sessions 1 meanwhile, run @fn(@self, @arg) in a
+ * child moved to the cgroup @dir (it becomes the user itself): the
+ * child's exit status, or -1.
+ */
+static int in_user_child(FIXTURE_DATA(cg) *self, const char *dir,
+			 const char *arg,
+			 int (*fn)(FIXTURE_DATA(cg) *, const char *))
+{
+	char old[16] = "0";
+	int status = -1;
+	pid_t child;
+
+	ltt_read_str(USER_SESSIONS, old, sizeof(old));
+	if (ltt_write_str(USER_SESSIONS, "1"))
+		return -1;
+	child = fork();
+	if (!child)
+		_exit(cg_move(dir, getpid()) ? 99 : fn(self, arg));
+	if (child < 0 || waitpid(child, &status, 0) != child ||
+	    !WIFEXITED(status))
+		status = -1;
+	ltt_write_str(USER_SESSIONS, old);
+	return status < 0 ? -1 : WEXITSTATUS(status);
+}
+
 /*
  * In the session of a user of its own (a child in cgroup U of its own):
  * which of the cgroups A, B (root's workers) and U it learns of.  Exit
@@ -532,19 +565,25 @@ static void *idle_thread(void *arg)
 	return arg;
 }
 
-static int nobody_sees(unsigned long long a, unsigned long long b,
-		       unsigned long long u, pid_t wa, pid_t wb)
+static int nobody_sees(FIXTURE_DATA(cg) *self, const char *dir)
 {
 	static const char *const names[] = {
 		"statedump_cgroup", "process_ns", NULL,
 	};
+	unsigned long long a = cg_id(self->a), b = cg_id(self->b);
+	unsigned long long u = cg_id(dir);
+	pid_t wa = self->wa.pid, wb = self->wb.pid;
 	struct ltt_session s;
 	struct ltt_trace t = { 0 };
+	pthread_t th[4];
 	int seen = 0;
 	size_t i;
 
-	if (setgid(TEST_UID) || setuid(TEST_UID) ||
-	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+	/* Threads, each a task of U the dump names once. */
+	for (i = 0; i < 4; i++)
+		if (pthread_create(&th[i], NULL, idle_thread, NULL))
+			return 99;
+	if (become_test_user())
 		return 99;
 	if (ltt_session_open(&s, NULL) || ltt_open_readers(&s) ||
 	    ltt_set_events(&s, names) || ltt_start(s.fd))
@@ -579,38 +618,19 @@ static int nobody_sees(unsigned long long a, unsigned long long b,
  */
 TEST_F(cg, a_user_session_learns_only_its_own_cgroups)
 {
-	char u[256], old[16] = "0";
-	pid_t child;
-	int status;
+	char u[256];
+	int seen;
 
 	snprintf(u, sizeof(u), "%s/U", self->top);
 	ASSERT_EQ(0, mkdir(u, 0755));
-	ltt_read_str(USER_SESSIONS, old, sizeof(old));
-	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child) {
-		pthread_t th[4];
-		int i;
-
-		if (cg_move(u, getpid()))
-			_exit(99);
-		/* Threads, each a task of U the dump names once. */
-		for (i = 0; i < 4; i++)
-			if (pthread_create(&th[i], NULL, idle_thread, NULL))
-				_exit(99);
-		_exit(nobody_sees(cg_id(self->a), cg_id(self->b), cg_id(u),
-				  self->wa.pid, self->wb.pid));
-	}
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ltt_write_str(USER_SESSIONS, old);
+	seen = in_user_child(self, u, u, nobody_sees);
 	rmdir(u);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_NE(99, WEXITSTATUS(status)) TH_LOG("the child could not record");
-	EXPECT_EQ(1, WEXITSTATUS(status) & 1) TH_LOG("its own cgroup unnamed");
-	EXPECT_EQ(0, WEXITSTATUS(status) & 2) TH_LOG("another cgroup named");
-	EXPECT_EQ(0, WEXITSTATUS(status) & 4) TH_LOG("root's tasks placed");
-	EXPECT_EQ(0, WEXITSTATUS(status) & 8) TH_LOG("its cgroup named twice");
+	ASSERT_LE(0, seen) TH_LOG("%s", ltt_err);
+	ASSERT_NE(99, seen) TH_LOG("the child could not record");
+	EXPECT_EQ(1, seen & 1) TH_LOG("its own cgroup unnamed");
+	EXPECT_EQ(0, seen & 2) TH_LOG("another cgroup named");
+	EXPECT_EQ(0, seen & 4) TH_LOG("root's tasks placed");
+	EXPECT_EQ(0, seen & 8) TH_LOG("its cgroup named twice");
 }
 
 /*
@@ -619,15 +639,15 @@ TEST_F(cg, a_user_session_learns_only_its_own_cgroups)
  * recorded, bit 1 its own not all recorded, bit 2 a cgroup it cannot
  * open was taken by a path-only fd, 99 setup.
  */
-static int nobody_filters(struct ltt_worker *wa, const char *a,
-			  const char *hidden)
+static int nobody_filters(FIXTURE_DATA(cg) *self, const char *hidden)
 {
+	struct ltt_worker *wa = &self->wa;
+	const char *a = self->a;
 	struct ltt_session s;
 	struct ltt_trace t = { 0 };
 	int seen = 0, fd, i;
 
-	if (setgid(TEST_UID) || setuid(TEST_UID) ||
-	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+	if (become_test_user())
 		return 99;
 	/* Root's 0700 cgroup: not to be opened, nor taken by O_PATH. */
 	if (open(hidden, O_RDONLY | O_DIRECTORY) >= 0 || errno != EACCES)
@@ -662,31 +682,19 @@ static int nobody_filters(struct ltt_worker *wa, const char *a,
  */
 TEST_F(cg, a_user_session_filter_shows_nothing_of_root_s_tasks)
 {
-	char hidden[256], old[16] = "0";
-	pid_t child;
-	int status;
+	char hidden[256];
+	int seen;
 
 	snprintf(hidden, sizeof(hidden), "%s/H", self->top);
 	ASSERT_EQ(0, mkdir(hidden, 0700));
 	ASSERT_EQ(0, chmod(hidden, 0700));
-	ltt_read_str(USER_SESSIONS, old, sizeof(old));
-	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child) {
-		if (cg_move(self->a, getpid()))
-			_exit(99);
-		_exit(nobody_filters(&self->wa, self->a, hidden));
-	}
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ltt_write_str(USER_SESSIONS, old);
+	seen = in_user_child(self, self->a, hidden, nobody_filters);
 	rmdir(hidden);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_NE(99, WEXITSTATUS(status)) TH_LOG("the child could not record");
-	EXPECT_EQ(0, WEXITSTATUS(status) & 1) TH_LOG("root's calls recorded");
-	EXPECT_EQ(0, WEXITSTATUS(status) & 2) TH_LOG("its own calls missing");
-	EXPECT_EQ(0, WEXITSTATUS(status) & 4)
-		TH_LOG("a path-only fd of a hidden cgroup taken");
+	ASSERT_LE(0, seen) TH_LOG("%s", ltt_err);
+	ASSERT_NE(99, seen) TH_LOG("the child could not record");
+	EXPECT_EQ(0, seen & 1) TH_LOG("root's calls recorded");
+	EXPECT_EQ(0, seen & 2) TH_LOG("its own calls missing");
+	EXPECT_EQ(0, seen & 4) TH_LOG("a path-only fd of a hidden cgroup taken");
 }
 
 /*
