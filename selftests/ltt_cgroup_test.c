@@ -529,12 +529,13 @@ static int become_test_user(void)
 
 /*
  * With kernel.ltt_user_sessions 1 meanwhile, run @fn(@self, @arg) in a
- * child moved to the cgroup @dir (it becomes the user itself): the
+ * child moved to the cgroup @dir (it becomes the user itself; @self is
+ * the fixture, FIXTURE_DATA(cg)): the
  * child's exit status, or -1.
  */
-static int in_user_child(FIXTURE_DATA(cg) *self, const char *dir,
+static int in_user_child(struct _test_data_cg *self, const char *dir,
 			 const char *arg,
-			 int (*fn)(FIXTURE_DATA(cg) *, const char *))
+			 int (*fn)(struct _test_data_cg *, const char *))
 {
 	char old[16] = "0";
 	int status = -1;
@@ -565,7 +566,7 @@ static void *idle_thread(void *arg)
 	return arg;
 }
 
-static int nobody_sees(FIXTURE_DATA(cg) *self, const char *dir)
+static int nobody_sees(struct _test_data_cg *self, const char *dir)
 {
 	static const char *const names[] = {
 		"statedump_cgroup", "process_ns", NULL,
@@ -639,7 +640,7 @@ TEST_F(cg, a_user_session_learns_only_its_own_cgroups)
  * recorded, bit 1 its own not all recorded, bit 2 a cgroup it cannot
  * open was taken by a path-only fd, 99 setup.
  */
-static int nobody_filters(FIXTURE_DATA(cg) *self, const char *hidden)
+static int nobody_filters(struct _test_data_cg *self, const char *hidden)
 {
 	struct ltt_worker *wa = &self->wa;
 	const char *a = self->a;
