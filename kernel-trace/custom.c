@@ -39,6 +39,12 @@ struct ltt_event_type {
 	struct pid *owner;		/* the creator's thread group, or NULL */
 };
 
+/* Who may record @t in a user session: its user, none for a module's. */
+static kuid_t ltt_type_owner(const struct ltt_event_type *t)
+{
+	return t->user ? t->uid : INVALID_UID;
+}
+
 /* The registry of custom types, by id, and what it depends on. */
 static DEFINE_MUTEX(ltt_custom_lock);
 static DEFINE_IDR(ltt_custom_idr);
@@ -311,6 +317,7 @@ void ltt_custom_sessions_put(void)
  */
 int ltt_custom_info(struct ltt_event_info *info)
 {
+	bool all = ltt_perfmon_noaudit();
 	struct ltt_event_type *t;
 	int id;
 
@@ -323,14 +330,18 @@ int ltt_custom_info(struct ltt_event_info *info)
 		if (!t)
 			return -ENOENT;
 		/* Another user's types are not theirs to know of. */
-		if (!t->user || uid_eq(t->uid, current_uid()) ||
-		    ltt_perfmon_noaudit())
+		if (all || !t->user || uid_eq(t->uid, current_uid()))
 			break;
 	}
 	*info = t->info;
 	info->generation = ltt_custom_gen;
-	/* The creator's pid as the caller sees it; 0 if it cannot. */
-	info->owner = pid_vnr(t->owner);
+	/*
+	 * The creator's pid as the caller sees it, while the process lives
+	 * (its number may go to another after), else 0.
+	 */
+	scoped_guard(rcu)
+		info->owner = t->owner && pid_has_task(t->owner, PIDTYPE_TGID) ?
+			      pid_vnr(t->owner) : 0;
 	return 0;
 }
 
@@ -441,8 +452,9 @@ int ltt_event_log(struct ltt_event_type *type, const void *data,
 	int ret = ltt_custom_check(type, data, size);
 
 	if (!ret) {
-		ltt_write_custom(type->info.id, type->user, data, size);
-		ltt_selftest_irq_repeat(type->info.id, type->user, data, size);
+		ltt_write_custom(type->info.id, ltt_type_owner(type), data, size);
+		ltt_selftest_irq_repeat(type->info.id, ltt_type_owner(type),
+					data, size);
 	}
 	return ret;
 }
@@ -467,7 +479,7 @@ int ltt_event_logf(struct ltt_event_type *type, const char *fmt, ...)
 	va_start(args, fmt);
 	len = vscnprintf(text, sizeof(text), fmt, args);
 	va_end(args);
-	ltt_write_custom(type->info.id, type->user, text, len + 1);
+	ltt_write_custom(type->info.id, ltt_type_owner(type), text, len + 1);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ltt_event_logf);

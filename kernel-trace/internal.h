@@ -133,7 +133,7 @@ void ltt_session_write(struct ltt_session *s, unsigned int id,
 		       const void *rec, unsigned int len, const char *str);
 pid_t ltt_session_pid(const struct ltt_session *s, struct task_struct *t);
 bool ltt_user_owns(const struct ltt_session *s, struct task_struct *t);
-void ltt_write_custom(unsigned int id, bool user, const void *data,
+void ltt_write_custom(unsigned int id, kuid_t owner, const void *data,
 		      unsigned int size);
 bool ltt_custom_would_take(unsigned int id, struct task_struct *p,
 			   struct mm_struct *mm);

@@ -102,7 +102,7 @@ static void ltt_irq_repeat_fn(struct irq_work *work);
 static struct {
 	struct irq_work work;
 	unsigned int id;
-	bool user;
+	kuid_t owner;
 	unsigned int size;
 	u8 data[LTT_EVENT_SIZE_MAX];
 } ltt_irq_repeat = {
@@ -111,27 +111,27 @@ static struct {
 
 static void ltt_irq_repeat_fn(struct irq_work *work)
 {
-	ltt_write_custom(ltt_irq_repeat.id, ltt_irq_repeat.user,
+	ltt_write_custom(ltt_irq_repeat.id, ltt_irq_repeat.owner,
 			 ltt_irq_repeat.data, ltt_irq_repeat.size);
 }
 
 /**
  * __ltt_selftest_irq_repeat - log a custom event again from a hard interrupt
  * @id: its type's id
- * @user: the type was made by user space
+ * @owner: the uid that made the type from user space, or INVALID_UID
  * @data: the payload, already checked
  * @size: its size, at most LTT_EVENT_SIZE_MAX
  *
  * When irq_repeat is set, once: the interrupt is raised on this CPU with
  * preemption off, so the task that logged is current when it writes.
  */
-void __ltt_selftest_irq_repeat(unsigned int id, bool user, const void *data,
-			       unsigned int size)
+void __ltt_selftest_irq_repeat(unsigned int id, kuid_t owner,
+			       const void *data, unsigned int size)
 {
 	if (!in_task() || !xchg(&ltt_knobs[LTT_KNOB_IRQ_REPEAT], 0))
 		return;
 	ltt_irq_repeat.id = id;
-	ltt_irq_repeat.user = user;
+	ltt_irq_repeat.owner = owner;
 	ltt_irq_repeat.size = min_t(unsigned int, size, LTT_EVENT_SIZE_MAX);
 	memcpy(ltt_irq_repeat.data, data, ltt_irq_repeat.size);
 	preempt_disable();

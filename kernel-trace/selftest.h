@@ -12,6 +12,7 @@
 #include <linux/compiler.h>
 #include <linux/ltt.h>
 #include <linux/types.h>
+#include <linux/uidgid_types.h>
 
 enum ltt_knob {
 	LTT_KNOB_START_DELAY_MS,	/* START sleeps before the locks */
@@ -30,8 +31,8 @@ extern u32 ltt_knobs[LTT_NR_KNOBS];
 extern unsigned long ltt_selftest_clock_back_ns;
 void ltt_selftest_sleep(enum ltt_knob knob);
 void ltt_selftest_spin(enum ltt_knob knob);
-void __ltt_selftest_irq_repeat(unsigned int id, bool user, const void *data,
-			       unsigned int size);
+void __ltt_selftest_irq_repeat(unsigned int id, kuid_t owner,
+			       const void *data, unsigned int size);
 
 /* A knob's value, for the knobs that set a value rather than a delay. */
 static inline u32 ltt_selftest_knob(enum ltt_knob knob)
@@ -40,12 +41,13 @@ static inline u32 ltt_selftest_knob(enum ltt_knob knob)
 }
 
 /* irq_repeat: log a custom event again from a hard interrupt, once. */
-static __always_inline void ltt_selftest_irq_repeat(unsigned int id, bool user,
+static __always_inline void ltt_selftest_irq_repeat(unsigned int id,
+						    kuid_t owner,
 						    const void *data,
 						    unsigned int size)
 {
 	if (unlikely(READ_ONCE(ltt_knobs[LTT_KNOB_IRQ_REPEAT])))
-		__ltt_selftest_irq_repeat(id, user, data, size);
+		__ltt_selftest_irq_repeat(id, owner, data, size);
 }
 
 /* The clock's skew that clock_back_ns asks for, taken once. */
@@ -77,7 +79,7 @@ static inline void ltt_selftest_spin(enum ltt_knob knob)
 {
 }
 
-static inline void ltt_selftest_irq_repeat(unsigned int id, bool user,
+static inline void ltt_selftest_irq_repeat(unsigned int id, kuid_t owner,
 					   const void *data, unsigned int size)
 {
 }

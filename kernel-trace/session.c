@@ -79,7 +79,7 @@ static int ltt_user_sessions_max = 4;
 
 /*
  * kernel.ltt_user_sessions_total: what all of them may hold together;
- * each recording session costs every event of the system a test.
+ * each one started costs every event of the system a test.
  */
 static int ltt_user_sessions_total = 64;
 static unsigned int ltt_user_sessions_now;	/* under ltt_user_lock */
@@ -1030,7 +1030,8 @@ int ltt_create_defaults(struct ltt_create *a)
  * (unless kernel.ltt_user_sessions allows a user session, whose buffer
  * may be at most kernel.ltt_user_buffer_kb per CPU) or with them in a
  * pid namespace other than the initial one, -ENOSPC when the
- * user holds kernel.ltt_user_sessions_max sessions, -EINVAL for bad
+ * user holds kernel.ltt_user_sessions_max sessions or all users
+ * kernel.ltt_user_sessions_total, -EINVAL for bad
  * attributes, -ENOMEM when the buffers do not fit.
  * Nothing is left behind on failure.
  */

@@ -425,12 +425,12 @@ void ltt_session_write(struct ltt_session *s, unsigned int id,
 /**
  * ltt_write_custom - record a custom event for the current task
  * @id: its type's id
- * @user: the type was made by user space (a user session records only
- *	those)
+ * @owner: the uid that made the type from user space, INVALID_UID for
+ *	a module's (a user session records only its own user's types)
  * @data: the payload, checked against the type's layout
  * @size: its size
  */
-void ltt_write_custom(unsigned int id, bool user, const void *data,
+void ltt_write_custom(unsigned int id, kuid_t owner, const void *data,
 		      unsigned int size)
 {
 	struct ltt_recording *r;
@@ -446,7 +446,7 @@ void ltt_write_custom(unsigned int id, bool user, const void *data,
 		s = ltt_recording_at(r, i);
 		if (!s)
 			continue;
-		if (!user && s->user)
+		if (s->user && !uid_eq(owner, s->uid))
 			continue;
 		buf = ltt_take(s, id, NULL);
 		if (!buf)

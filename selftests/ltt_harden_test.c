@@ -1274,7 +1274,56 @@ TEST(a_type_s_owner_is_its_pid_in_the_reader_s_namespace)
 	ASSERT_EQ(1, write(done[1], &c, 1));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* Gone (its type dead, kept for the session): its pid is no one's. */
+	EXPECT_EQ(0, type_owner(id)) TH_LOG("the owner of an exited creator");
 	ltt_session_close(&s);
+}
+
+/*
+ * A user session records only its own user's types: one that root made
+ * from user space, logged through its fd by a process that has since
+ * become nobody, stays out of nobody's session, whose EVENT_INFO does
+ * not list it (the trace could not describe it).  Exit status 10-13
+ * setup, 14 the record taken.
+ */
+TEST(a_user_session_records_no_other_user_s_type)
+{
+	struct ltt_event_log log = { .size = 4 };
+	__u32 v = 7;
+	int status;
+	pid_t child;
+
+	ASSERT_EQ(0, ltt_write_str(USER_SESSIONS, "1")) TH_LOG("%s", ltt_err);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		struct ltt_trace ut = { 0 };
+		struct ltt_session us;
+		size_t i, n = 0;
+		long id;
+
+		log.event_fd = make_type("harden_root_passed");
+		log.data = (uintptr_t)&v;
+		id = type_id("harden_root_passed");
+		if (log.event_fd < 0 || id < 0)
+			_exit(10);
+		become_nobody();
+		if (ltt_session_open(&us, NULL) || ltt_open_readers(&us) ||
+		    ltt_start(us.fd))
+			_exit(11);
+		if (ltt(LTT_CMD_EVENT_LOG, &log, sizeof(log)))
+			_exit(12);
+		if (ltt_stop(us.fd) || ltt_read_stopped(&us, &ut))
+			_exit(13);
+		for (i = 0; i < ut.n; i++)
+			n += ut.ev[i].id == id;
+		_exit(n ? 14 : 0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ltt_write_str(USER_SESSIONS, "0");
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("10-12: setup, 13: the trace unreadable, 14: root's type recorded");
 }
 
 /* In a user namespace whose uids 0..@n-1 are @n subordinate kuids. */

@@ -320,11 +320,12 @@ struct ltt_field_info {
  * @flags: Output, LTT_EVENT_F_*.
  * @fields: Output, the fields in record order.
  * @generation: Output, changes whenever an event is created or
- *	destroyed: a reader that saw the same value has the whole registry.
+ *	destroyed: a reader that saw the same value has every event it
+ *	may see (another user's types move it too).
  * @owner: Output, the thread-group id that created a custom event from
- *	user space, in the caller's pid namespace (0 where it has none
- *	there, or the process is gone); 0 for the kernel's events and
- *	those of modules.
+ *	user space, in the caller's pid namespace, while it lives (0 where
+ *	it has none there, or it has exited); 0 for the kernel's events
+ *	and those of modules.
  * @description: Output, NUL-terminated, may be empty.
  *
  * A destroyed custom event stays described (LTT_EVENT_F_DEAD), and its
