@@ -66,7 +66,7 @@ void stream_header_at(const struct stream *s, uint64_t off,
 	h->cpu_id = __builtin_bswap32(h->cpu_id);
 	h->events = __builtin_bswap32(h->events);
 	h->pid = (int32_t)__builtin_bswap32((uint32_t)h->pid);
-	h->__reserved = __builtin_bswap32(h->__reserved);
+	h->checksum = __builtin_bswap32(h->checksum);
 }
 
 /* Copy a foreign record's payload into s->payload, integers swapped. */
