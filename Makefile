@@ -15,6 +15,7 @@
 #   make e2e          the demo, then babeltrace2 and ltt report must agree
 #   make watch-test   every ltt watch script names its culprit in the guest
 #   make snapshot-test  lttd --overwrite's live snapshots in the guest
+#   make crash-test   a guest panics, reboots, restarts: the next boot reads its trace
 #   make view-test    ltt view of the guest's trace in headless Chromium
 #   make bench        LTT against ftrace under QEMU: the table of BENCHMARKS.md
 #   make bench-readers the readers' speed on the host, and the seek (2 minutes)
@@ -41,7 +42,7 @@ export KSRC
 
 .PHONY: all check patches check-patches kernel initramfs boot check-debug check-rt \
 	cross checkpatch bisect deps clean help tools tools-test doc-check demo e2e \
-	watch-test snapshot-test bench bench-readers profile deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
+	watch-test snapshot-test crash-test bench bench-readers profile deb deb-test deb-kernel deps-tools deps-deb deps-kernel \
 	view-test boot-hotplug boot-lockdown relayd-test relayd-guest check-arch check-arch-ci deps-arch
 
 all: kernel
@@ -160,6 +161,9 @@ watch-test: deps
 snapshot-test: deps
 	scripts/snapshot-test.sh
 
+crash-test: deps
+	scripts/crash-test.sh
+
 bench: deps
 	scripts/bench.sh
 
@@ -179,7 +183,7 @@ view-test: e2e
 
 check: deps tools-test doc-check relayd-test deb-test check-patches checkpatch boot boot-hotplug boot-lockdown e2e \
 	relayd-guest view-test \
-	watch-test snapshot-test cross check-arch-ci
+	watch-test snapshot-test crash-test cross check-arch-ci
 
 clean:
 	rm -rf build

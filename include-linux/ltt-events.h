@@ -311,3 +311,15 @@ LTT_EVENT_STR(statedump_cgroup,
 	      LTT_FIELD(u64, id);
 	      LTT_FIELD(u64, parent);
 	      LTT_STRING(path);)
+
+/*
+ * the kernel in trouble or going down: a panic, an oops, a WARN, an
+ * emergency restart, an orderly reboot, halt or power off (kind, enum
+ * ltt_crash_kind in <uapi/linux/ltt.h>); ip: where (the WARN's or the
+ * oops's instruction), 0 when not known; message: the panic's text, the
+ * oops's reason, the WARN's file:line.
+ */
+LTT_EVENT_STR(crash,
+	      LTT_FIELD(u16, kind);
+	      LTT_FIELD(unsigned long, ip);
+	      LTT_STRING(message);)

@@ -506,4 +506,19 @@ static inline void ltt_fork(struct task_struct *child,
 }
 #endif
 
+/* A WARN() fired in @caller, at @file:@line (NULL: not known), from __warn(). */
+#ifdef CONFIG_LTT
+void __ltt_warn(const char *file, int line, void *caller);
+
+static __always_inline void ltt_warn(const char *file, int line, void *caller)
+{
+	if (ltt_hooks_enabled() && ltt_wants(LTT_EV_crash))
+		__ltt_warn(file, line, caller);
+}
+#else
+static inline void ltt_warn(const char *file, int line, void *caller)
+{
+}
+#endif
+
 #endif /* _LINUX_LTT_H */

@@ -13,6 +13,10 @@
  *     size=N[KMG]                 buffer per CPU (default 2M)
  *     subbuf=N[KMG]               packet size (default 256K)
  *     mode=discard|overwrite      default discard
+ *     persist=NAME                record into the reserve_mem= region
+ *                                 NAME, which the next boot reads back
+ *                                 (persist.c); overwrite mode, its size
+ *                                 and a 32K packet unless subbuf= says
  */
 #include <linux/capability.h>
 #include <linux/init.h>
@@ -76,14 +80,14 @@ static int __init ltt_boot_events(unsigned long *mask, char *list)
 
 /* Parse ltt.boot= into @a and @mask. */
 static int __init ltt_boot_parse(char *args, struct ltt_create *a,
-				 unsigned long *mask)
+				 unsigned long *mask, const char **persist)
 {
 	unsigned long long size = 2ULL << 20;
+	unsigned int subbuf = 0;
 	char *opt, *val;
 	int ret;
 
 	bitmap_fill(mask, LTT_EVENTS_MAX);
-	a->subbuf_size = LTT_SUBBUF_DEFAULT;
 	while ((opt = strsep(&args, ","))) {
 		if (!*opt)
 			continue;
@@ -100,8 +104,10 @@ static int __init ltt_boot_parse(char *args, struct ltt_create *a,
 		} else if (!strcmp(opt, "size")) {
 			size = memparse(val, NULL);
 		} else if (!strcmp(opt, "subbuf")) {
-			a->subbuf_size = min_t(unsigned long long,
-					       memparse(val, NULL), U32_MAX);
+			subbuf = min_t(unsigned long long, memparse(val, NULL),
+				       U32_MAX);
+		} else if (!strcmp(opt, "persist") && *val) {
+			*persist = val;
 		} else if (!strcmp(opt, "mode") && !strcmp(val, "discard")) {
 			a->mode = LTT_MODE_DISCARD;
 		} else if (!strcmp(opt, "mode") && !strcmp(val, "overwrite")) {
@@ -111,6 +117,12 @@ static int __init ltt_boot_parse(char *args, struct ltt_create *a,
 			return -EINVAL;
 		}
 	}
+	if (*persist) {
+		a->mode = LTT_MODE_OVERWRITE;
+		ret = ltt_persist_setup(*persist, subbuf, a);
+		return ret ?: ltt_create_defaults(a);
+	}
+	a->subbuf_size = subbuf ?: LTT_SUBBUF_DEFAULT;
 	if (!a->subbuf_size || !is_power_of_2(a->subbuf_size) ||
 	    size < 2ULL * a->subbuf_size) {
 		pr_err("ltt: ltt.boot: size must hold two packets of a power of two\n");
@@ -128,15 +140,16 @@ static int __init ltt_boot_start(void)
 {
 	DECLARE_BITMAP(mask, LTT_EVENTS_MAX);
 	struct ltt_create a = { 0 };
+	const char *persist = NULL;
 	struct ltt_session *s;
 	int ret;
 
 	if (!ltt_boot_asked)
 		return 0;
-	ret = ltt_boot_parse(ltt_boot_args, &a, mask);
+	ret = ltt_boot_parse(ltt_boot_args, &a, mask, &persist);
 	if (ret)
 		goto fail;
-	s = ltt_session_alloc(&a, false);
+	s = ltt_session_alloc(&a, false, persist != NULL);
 	if (IS_ERR(s)) {
 		ret = PTR_ERR(s);
 		goto fail;
@@ -149,9 +162,10 @@ static int __init ltt_boot_start(void)
 	}
 	scoped_guard(mutex, &ltt_boot_lock)
 		ltt_boot_session = s;
-	pr_info("ltt: boot session recording, %u x %u bytes per CPU, %s\n",
+	pr_info("ltt: boot session recording, %u x %u bytes per CPU, %s%s\n",
 		a.n_subbufs, a.subbuf_size,
-		a.mode == LTT_MODE_OVERWRITE ? "overwrite" : "discard");
+		a.mode == LTT_MODE_OVERWRITE ? "overwrite" : "discard",
+		persist ? ", kept across boots" : "");
 	return 0;
 fail:
 	pr_err("ltt: no boot session: %d\n", ret);

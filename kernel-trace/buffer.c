@@ -14,6 +14,7 @@
  */
 #include <linux/anon_inodes.h>
 #include <linux/cpu.h>
+#include <linux/crc32.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/log2.h>
@@ -67,6 +68,8 @@ void lb_complete(struct ltt_buf *buf, unsigned long pkt,
 	unsigned long events = local_read(&sb->events);
 
 	h->events = events;
+	if (buf->checksum)
+		h->checksum = ltt_packet_crc(h, h->content_size / BITS_PER_BYTE);
 	sb->unread = events;
 	local_set(&sb->events, 0);
 	local_set(&sb->commit, 0);
@@ -113,7 +116,7 @@ static void lb_open(struct ltt_buf *buf, unsigned long pkt, u64 ts)
 	h->cpu_id = buf->cpu;
 	/* Whose pid the owner lets the reader see. */
 	h->pid = buf->ops->packet_pid(buf->owner, current);
-	h->__reserved = 0;
+	h->checksum = 0;
 }
 
 /*
@@ -236,6 +239,11 @@ void lb_write_slow(struct ltt_buf *buf, unsigned int id, const void *rec,
 	u32 word;
 	u16 id16;
 
+	/* Frozen for the next boot: the fast path fails there too. */
+	if (unlikely(READ_ONCE(buf->frozen))) {
+		local_inc(&buf->lost);
+		return;
+	}
 	/* A flight recorder's reservation with lb_reserve()'s barrier. */
 	if (buf->overwrite)
 		local_irq_save(flags);
@@ -270,6 +278,8 @@ static void lb_switch(struct ltt_buf *buf)
 	unsigned long old, new, sb_off;
 	u64 ts;
 
+	if (READ_ONCE(buf->frozen))
+		return;
 	do {
 		old = local_read(&buf->offset);
 		sb_off = lb_sb_off(buf, old);
@@ -532,16 +542,24 @@ struct ltt_buf *ltt_buf_create(const struct ltt_buf_config *cfg,
 	buf->size_mask = (unsigned long)cfg->subbuf_size * cfg->n_subbufs - 1;
 	buf->overwrite = cfg->overwrite;
 	buf->sb = kvcalloc(cfg->n_subbufs, sizeof(*buf->sb), GFP_KERNEL_ACCOUNT);
-	/*
-	 * Like vmalloc_user(), near the CPU, failing rather than OOM-killing,
-	 * charged to the creator's memory cgroup.
-	 */
-	buf->data = __vmalloc_node_range(lb_size(buf), SHMLBA, VMALLOC_START,
-					 VMALLOC_END, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
-					 __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
-					 PAGE_KERNEL, VM_USERMAP,
-					 cpu_to_node(cpu),
-					 __builtin_return_address(0));
+	if (cfg->mem) {
+		/* The owner's, zeroed by it; freed by it. */
+		buf->checksum = true;
+		buf->data = cfg->mem + (size_t)cpu * lb_size(buf);
+		buf->phys = cfg->mem_phys + (phys_addr_t)cpu * lb_size(buf);
+	} else {
+		/*
+		 * Like vmalloc_user(), near the CPU, failing rather than
+		 * OOM-killing, charged to the creator's memory cgroup.
+		 */
+		buf->data = __vmalloc_node_range(lb_size(buf), SHMLBA,
+						 VMALLOC_START, VMALLOC_END,
+						 GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+						 __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
+						 PAGE_KERNEL, VM_USERMAP,
+						 cpu_to_node(cpu),
+						 __builtin_return_address(0));
+	}
 	if (!buf->sb || !buf->data) {
 		ltt_buf_destroy(buf);
 		return ERR_PTR(-ENOMEM);
@@ -570,7 +588,8 @@ void ltt_buf_destroy(struct ltt_buf *buf)
 {
 	timer_shutdown_sync(&buf->flush_timer);
 	irq_work_sync(&buf->wakeup);
-	vfree(buf->data);
+	if (!buf->checksum)
+		vfree(buf->data);
 	kvfree(buf->sb);
 	mutex_destroy(&buf->lock);
 	kfree(buf);
@@ -834,10 +853,20 @@ static int lb_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct ltt_buf *buf = file->private_data;
 
+	unsigned long pages = vma_pages(vma);
+
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
 	vm_flags_clear(vma, VM_MAYWRITE);
-	return remap_vmalloc_range(vma, buf->data, vma->vm_pgoff);
+	if (!buf->checksum)
+		return remap_vmalloc_range(vma, buf->data, vma->vm_pgoff);
+	/* The owner's memory: physically contiguous. */
+	if (vma->vm_pgoff > lb_size(buf) >> PAGE_SHIFT ||
+	    pages > (lb_size(buf) >> PAGE_SHIFT) - vma->vm_pgoff)
+		return -EINVAL;
+	return remap_pfn_range(vma, vma->vm_start,
+			       PHYS_PFN(buf->phys) + vma->vm_pgoff,
+			       pages << PAGE_SHIFT, vma->vm_page_prot);
 }
 
 static int lb_release(struct inode *inode, struct file *file)
@@ -884,4 +913,78 @@ int ltt_buf_open_fd(struct ltt_buf *buf)
 	if (fd >= 0)
 		WRITE_ONCE(buf->has_reader, true);
 	return fd;
+}
+
+/**
+ * ltt_packet_crc - the checksum of a packet, as its checksum field holds it
+ * @h: the packet
+ * @len: its content, in bytes, header included (at least the header)
+ *
+ * zlib's crc32() of the @len bytes, the checksum field read as 0.
+ *
+ * Return: the checksum.
+ */
+u32 ltt_packet_crc(const struct ltt_packet_header *h, unsigned long len)
+{
+	static const u8 zero[sizeof(h->checksum)];
+	size_t at = offsetof(struct ltt_packet_header, checksum);
+	u32 crc;
+
+	crc = crc32_le(~0U, (const u8 *)h, at);
+	crc = crc32_le(crc, zero, sizeof(zero));
+	at += sizeof(h->checksum);
+	crc = crc32_le(crc, (const u8 *)h + at, len - at);
+	return ~crc;
+}
+
+/**
+ * ltt_buf_freeze - close a buffer for good, for the next boot to read
+ * @buf: a buffer in its owner's memory (&ltt_buf_config.mem)
+ * @lost: set to the events the buffer lost, those of a packet that
+ *	could not be closed included
+ *
+ * For the end of the kernel: from any CPU, any context, no lock taken.
+ * The open packet is closed where its last whole record ends and no
+ * write follows.  Its writers must be stopped (the other CPUs in a
+ * panic), or on the calling CPU: a write that raced from another CPU, or
+ * one that was stopped half done, leaves the packet's checksum wrong,
+ * and the next boot drops it, counted.
+ *
+ * Return: false when the open packet could not be closed (a record in
+ * it was reserved and not committed).
+ */
+bool ltt_buf_freeze(struct ltt_buf *buf, u64 *lost)
+{
+	unsigned long w, used, pkt;
+	struct ltt_subbuf_state *sb;
+	struct ltt_packet_header *h;
+
+	if (READ_ONCE(buf->frozen))
+		return true;
+	WRITE_ONCE(buf->frozen, true);
+	/*
+	 * No writer fits in what is left of the packet: the fast path fails
+	 * there, the slow path sees @frozen.
+	 */
+	do {
+		w = local_read(&buf->offset);
+		used = lb_sb_off(buf, w);
+		pkt = w - used;
+	} while (used && local_cmpxchg(&buf->offset, w, pkt + buf->sb_mask) != w);
+	*lost = lb_widen_count(local_read(&buf->lost), buf->lost_reported);
+	if (!used)
+		return true;
+	sb = lb_state(buf, pkt);
+	h = lb_ptr(buf, pkt);
+	if ((unsigned long)local_read(&sb->commit) != used) {
+		*lost += local_read(&sb->events);
+		return false;
+	}
+	h->timestamp_end = READ_ONCE(buf->last_ts);
+	h->content_size = (u64)used * BITS_PER_BYTE;
+	h->packet_size = (u64)ALIGN(used, 8) * BITS_PER_BYTE;
+	h->events_discarded = *lost;
+	h->events = local_read(&sb->events);
+	h->checksum = ltt_packet_crc(h, used);
+	return true;
 }

@@ -58,6 +58,11 @@ struct ltt_buf_ops {
  *	(discard mode only)
  * @ops: the owner's callbacks
  * @owner: passed to them
+ * @mem: NULL, or memory of the owner's for the rings, physically
+ *	contiguous from @mem_phys and mapped by the kernel at @mem: CPU n's
+ *	ring is the n-th ring-sized piece.  Its packets carry a checksum
+ *	(persist.c: memory that outlives the boot)
+ * @mem_phys: see @mem
  */
 struct ltt_buf_config {
 	unsigned int subbuf_size;
@@ -66,6 +71,8 @@ struct ltt_buf_config {
 	unsigned long flush_jiffies;
 	const struct ltt_buf_ops *ops;
 	void *owner;
+	void *mem;
+	phys_addr_t mem_phys;
 };
 
 /*
@@ -95,7 +102,7 @@ struct ltt_buf {
 	local_t produced;		/* events offered to the buffer */
 	u64 last_ts;			/* timestamp of a recent record */
 	/* ... and its geometry, set up once. */
-	void *data;			/* vmalloc_user(), mapped read-only */
+	void *data;			/* vmalloc_user() or the owner's */
 	struct ltt_subbuf_state *sb;
 	unsigned long sb_mask;		/* sub-buffer size - 1 */
 	unsigned long size_mask;	/* ring size - 1 */
@@ -116,6 +123,9 @@ struct ltt_buf {
 	unsigned long flush_jiffies;
 	unsigned int cpu;
 	bool overwrite;
+	bool checksum;			/* packets get a CRC: @data is the owner's */
+	bool frozen;			/* ltt_buf_freeze(): no more writes */
+	phys_addr_t phys;		/* of @data, when the owner's */
 	bool flushing;			/* the flush timer re-arms itself */
 	struct irq_work wakeup;
 	struct timer_list flush_timer;
@@ -147,6 +157,8 @@ bool ltt_buf_wait_room(struct ltt_buf *buf, const bool *hurry, long timeout);
 void ltt_buf_wake_room(struct ltt_buf *buf);
 void ltt_buf_status(struct ltt_buf *buf, struct ltt_cpu_status *st);
 int ltt_buf_open_fd(struct ltt_buf *buf);
+bool ltt_buf_freeze(struct ltt_buf *buf, u64 *lost);
+u32 ltt_packet_crc(const struct ltt_packet_header *h, unsigned long len);
 
 #define LB_PKT_HDR	sizeof(struct ltt_packet_header)
 

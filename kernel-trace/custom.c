@@ -245,6 +245,7 @@ static struct ltt_event_type *ltt_custom_create(struct ltt_event_info *info,
 	t->counted = counted;
 	ltt_custom_user_types += counted;
 	ltt_custom_gen++;
+	ltt_persist_describe(&t->info);
 	return t;
 }
 

@@ -60,6 +60,7 @@ struct ltt_session {
 	unsigned int subbuf_size;
 	unsigned int n_subbufs;
 	bool user;			/* an unprivileged user's session */
+	bool persist;			/* its buffers in persist.c's region */
 	kuid_t uid;			/* whose */
 	const struct cred *cred;	/* the creator's, for the state dump */
 	DECLARE_BITMAP(mask, LTT_EVENTS_MAX);
@@ -107,7 +108,8 @@ struct ltt_session *ltt_session_of(struct file *file);
 bool ltt_system_view_allowed(void);
 int ltt_session_create(const struct ltt_create *attr);
 int ltt_create_defaults(struct ltt_create *a);
-struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user);
+struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user,
+				      bool persist);
 int ltt_session_fd(struct ltt_session *s);
 int ltt_session_start(struct ltt_session *s);
 int ltt_session_stop(struct ltt_session *s, bool snapshot);
@@ -125,6 +127,18 @@ extern bool ltt_attached;
 
 /* boot.c */
 int ltt_boot_take(void);
+
+/* persist.c */
+int ltt_persist_setup(const char *name, unsigned int subbuf_size,
+		      struct ltt_create *a);
+void ltt_persist_config(struct ltt_buf_config *cfg);
+void ltt_persist_attach(struct ltt_buf **bufs);
+void ltt_persist_describe(const struct ltt_event_info *ei);
+int ltt_previous_boot(u32 flags);
+
+/* The kernel's ELF notes, its build id among them: the linker's. */
+extern const void __start_notes;
+extern const void __stop_notes;
 
 /* write.c */
 void ltt_recording_masks_changed(void);

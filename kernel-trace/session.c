@@ -265,6 +265,8 @@ static void ltt_session_free(struct kref *ref)
 		ltt_user_uncharge(s->uid);
 	ltt_custom_sessions_put();
 
+	if (s->persist)
+		ltt_persist_attach(NULL);
 	for (cpu = 0; s->bufs && cpu < nr_cpu_ids; cpu++)
 		if (s->bufs[cpu])
 			ltt_buf_destroy(s->bufs[cpu]);
@@ -933,11 +935,14 @@ static const struct ltt_buf_ops ltt_session_buf_ops = {
  * ltt_session_alloc - make a session and its buffers
  * @a: its attributes, with the defaults filled in and checked
  * @user: an unprivileged user's session, charged to that user
+ * @persist: the boot session, its buffers in the region of
+ *	ltt_persist_setup(), which @a's geometry fits
  *
  * Return: the session, with one reference, or ERR_PTR(-ENOMEM); nothing
  * is left behind on failure.
  */
-struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user)
+struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user,
+				      bool persist)
 {
 	struct ltt_buf_config cfg = {
 		.subbuf_size = a->subbuf_size,
@@ -976,11 +981,17 @@ struct ltt_session *ltt_session_alloc(const struct ltt_create *a, bool user)
 
 	/* Every possible CPU: one that comes online later records too. */
 	cfg.owner = s;
+	if (persist)
+		ltt_persist_config(&cfg);
 	for_each_possible_cpu(cpu) {
 		buf = ltt_buf_create(&cfg, cpu);
 		if (IS_ERR(buf))
 			goto nomem;
 		s->bufs[cpu] = buf;
+	}
+	if (persist) {
+		s->persist = true;
+		ltt_persist_attach(s->bufs);
 	}
 	return s;
 
@@ -1056,7 +1067,7 @@ int ltt_session_create(const struct ltt_create *attr)
 		if (ret)
 			return ret;
 	}
-	s = ltt_session_alloc(&a, user);
+	s = ltt_session_alloc(&a, user, false);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	return ltt_session_fd(s);

@@ -195,6 +195,19 @@ static long ltt_cmd_boot(void __user *uarg, size_t usize)
 	return ltt_boot_take();
 }
 
+static long ltt_cmd_previous_boot(void __user *uarg, size_t usize)
+{
+	struct ltt_previous p;
+	int ret;
+
+	ret = ltt_copy_in(&p, sizeof(p), LTT_PREVIOUS_SIZE_VER0, uarg, usize);
+	if (ret)
+		return ret;
+	if (p.__reserved)
+		return -EINVAL;
+	return ltt_previous_boot(p.flags);
+}
+
 SYSCALL_DEFINE3(ltt, unsigned int, cmd, void __user *, arg, size_t, size)
 {
 	switch (cmd) {
@@ -217,6 +230,8 @@ SYSCALL_DEFINE3(ltt, unsigned int, cmd, void __user *, arg, size_t, size)
 		return ltt_cmd_event_log(arg, size);
 	case LTT_CMD_BOOT:
 		return ltt_cmd_boot(arg, size);
+	case LTT_CMD_PREVIOUS_BOOT:
+		return ltt_cmd_previous_boot(arg, size);
 	}
 	return -EINVAL;
 }

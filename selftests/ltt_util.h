@@ -684,10 +684,11 @@ static inline int ltt_check_packet_header(const struct ltt_session *s,
 	if (h->magic != LTT_PACKET_MAGIC)
 		return LTT_BAD_PACKET(r, sb, 0, "magic %#x, expected %#x",
 				      h->magic, LTT_PACKET_MAGIC);
-	if (h->stream_id || h->__reserved)
+	/* No session of a selftest's keeps its packets across boots. */
+	if (h->stream_id || h->checksum)
 		return LTT_BAD_PACKET(r, sb, 4,
-				      "stream_id %u, __reserved %u: both must be 0",
-				      h->stream_id, h->__reserved);
+				      "stream_id %u, checksum %u: both must be 0",
+				      h->stream_id, h->checksum);
 	if (h->cpu_id != r->cpu)
 		return LTT_BAD_PACKET(r, sb, 0, "cpu_id %u in cpu %u's buffer",
 				      h->cpu_id, r->cpu);

@@ -30,6 +30,7 @@ enum ltt_cmd {
 	LTT_CMD_EVENT_LOG	= 10,	/* struct ltt_event_log */
 	LTT_CMD_BOOT		= 11,	/* struct ltt_boot; returns a session fd */
 	LTT_CMD_SET_CGROUPS	= 12,	/* struct ltt_cgroups */
+	LTT_CMD_PREVIOUS_BOOT	= 13,	/* struct ltt_previous; returns an fd */
 
 	/* Not ABI: grows as commands are added. */
 	LTT_CMD_MAX,
@@ -431,6 +432,148 @@ struct ltt_event_log {
 
 #define LTT_EVENT_LOG_SIZE_VER0		16
 
+/**
+ * struct ltt_previous - LTT_CMD_PREVIOUS_BOOT: the trace of the last boot
+ * @flags: Input, 0 for an fd on that trace, or LTT_PREVIOUS_FREE to free
+ *	the kernel's copy (fds open on it keep reading theirs).
+ * @__reserved: Input, must be 0.
+ *
+ * A boot session made with ltt.boot=...,persist=REGION records into
+ * memory reserved at boot (reserve_mem=), which a reboot, a panic or a
+ * reset that keeps the power on leave as they were.  When the next boot
+ * names the same region, the kernel reads what the previous boot left
+ * there as untrusted input, packet by packet, keeps a copy of the
+ * packets that are whole (struct ltt_prev_cpu counts the others), and
+ * records its own boot in the region.  Returns a read-only, seekable fd
+ * (close-on-exec) on that copy: struct ltt_prev_header, then what its
+ * offsets locate.  Needs CAP_PERFMON or CAP_SYS_ADMIN, from the initial
+ * pid namespace (EPERM); ENOENT when there is no such trace (no region,
+ * the region held none, or it was freed); EINVAL for unknown @flags.
+ */
+struct ltt_previous {
+	__u32 flags;
+	__u32 __reserved;
+};
+
+#define LTT_PREVIOUS_SIZE_VER0	8
+#define LTT_PREVIOUS_FREE	(1U << 0)
+
+/* The kind of a crash event, and ltt_prev_header.end. */
+enum ltt_crash_kind {
+	LTT_CRASH_NONE		= 0,	/* no crash event: a reset, a hang */
+	LTT_CRASH_PANIC		= 1,
+	LTT_CRASH_OOPS		= 2,	/* die(): the kernel may go on */
+	LTT_CRASH_WARN		= 3,	/* WARN(): the kernel goes on */
+	LTT_CRASH_EMERGENCY	= 4,	/* emergency_restart(): sysrq-b, watchdogs */
+	LTT_CRASH_RESTART	= 5,	/* orderly reboot */
+	LTT_CRASH_HALT		= 6,
+	LTT_CRASH_POWER_OFF	= 7,
+
+	/* Not ABI. */
+	LTT_CRASH_MAX,
+};
+
+#define LTT_PREV_MAGIC		0x5054544cU	/* "LTTP" */
+#define LTT_PREV_VERSION	1
+#define LTT_PREV_MESSAGE_MAX	128
+#define LTT_PREV_MODULE_NAME	56
+
+/**
+ * struct ltt_prev_header - the start of the previous boot's trace
+ * @magic: LTT_PREV_MAGIC.
+ * @version: LTT_PREV_VERSION.
+ * @header_size: bytes of this struct, as the kernel wrote it.
+ * @n_cpus: entries at @cpus_offset: the CPUs of the previous boot.
+ * @n_events: event descriptions at @events_offset, @event_size bytes
+ *	each: struct ltt_event_info, as LTT_CMD_EVENT_INFO gave them in
+ *	the previous boot (its custom events included).
+ * @event_size: see @n_events.
+ * @n_modules: entries at @modules_offset: the modules loaded at the end.
+ * @subbuf_size: bytes per sub-buffer in the previous boot.
+ * @n_subbufs: sub-buffers per CPU in the previous boot.
+ * @size: bytes of the whole copy.
+ * @cpus_offset: see @n_cpus.
+ * @events_offset: see @n_events.
+ * @modules_offset: see @n_modules.
+ * @boot_id: a random UUID the previous boot made for itself.
+ * @build_id: the previous kernel's GNU build id, @build_id_size bytes.
+ * @build_id_size: 0 when it had none.
+ * @end: enum ltt_crash_kind of its last crash event, LTT_CRASH_NONE for
+ *	none (the region was never frozen: a reset, a hang, power).
+ * @release: uname -r of the previous kernel, NUL-terminated.
+ * @kversion: uname -v.
+ * @machine: uname -m.
+ * @end_message: the last crash event's message (a panic's text).
+ * @stext: the address of _stext in the previous boot: minus System.map's
+ *	_stext, the KASLR offset to add to that boot's symbols.
+ * @realtime_offset: CLOCK_REALTIME minus the trace clock, in ns, as the
+ *	previous boot last read it: a timestamp plus this is wall-clock time.
+ * @end_ns: trace clock of the last crash event, 0 for none.
+ */
+struct ltt_prev_header {
+	__u32 magic;
+	__u32 version;
+	__u32 header_size;
+	__u32 n_cpus;
+	__u32 n_events;
+	__u32 event_size;
+	__u32 n_modules;
+	__u32 subbuf_size;
+	__u32 n_subbufs;
+	__u32 end;
+	__u64 size;
+	__u64 cpus_offset;
+	__u64 events_offset;
+	__u64 modules_offset;
+	__u8 boot_id[16];
+	__u8 build_id[20];
+	__u32 build_id_size;
+	char release[65];
+	char kversion[65];
+	char machine[65];
+	__u8 __pad[5];
+	char end_message[LTT_PREV_MESSAGE_MAX];
+	__u64 stext;
+	__s64 realtime_offset;
+	__u64 end_ns;
+};
+
+/**
+ * struct ltt_prev_cpu - one CPU of the previous boot
+ * @cpu: the CPU number.
+ * @n_packets: whole packets kept, in packet_seq_num order, at @offset,
+ *	each packet_size bytes (a CTF stream as it is).
+ * @n_damaged: packets dropped: torn, or written over since they were
+ *	closed (a checksum, a size or a time that cannot be).
+ * @open_lost: 1 when the packet being written at the end could not be
+ *	closed (a writer was stopped in the middle of a record): dropped.
+ * @offset: of the first packet in the copy.
+ * @size: bytes of the packets.
+ * @lost: events lost on this CPU, as counted at the end (0 when the
+ *	region was never frozen: then only the packets' own counts tell).
+ */
+struct ltt_prev_cpu {
+	__u32 cpu;
+	__u32 n_packets;
+	__u32 n_damaged;
+	__u32 open_lost;
+	__u64 offset;
+	__u64 size;
+	__u64 lost;
+};
+
+/**
+ * struct ltt_prev_module - a module loaded at the end of the previous boot
+ * @name: NUL-terminated.
+ * @base: address of its text.
+ * @size: bytes of its text.
+ */
+struct ltt_prev_module {
+	char name[LTT_PREV_MODULE_NAME];
+	__u64 base;
+	__u64 size;
+};
+
 /*
  * The trace format.  A buffer is a ring of packets, one per sub-buffer.
  * A packet starts with struct ltt_packet_header and holds records back
@@ -458,7 +601,10 @@ struct ltt_event_log {
  * @events: records in this packet.
  * @pid: the task running when the packet was opened: the pid to which
  *	the first records belong, until a sched_change says otherwise.
- * @__reserved: 0.
+ * @checksum: in a session that records into memory kept across boots
+ *	(ltt.boot=...,persist=), the CRC32 (crc32_le(~0, ...), as zlib's
+ *	crc32() computes it) of the packet's content_size bits with this
+ *	field 0; else 0.
  */
 struct ltt_packet_header {
 	__u32 magic;
@@ -472,7 +618,7 @@ struct ltt_packet_header {
 	__u32 cpu_id;
 	__u32 events;
 	__s32 pid;
-	__u32 __reserved;
+	__u32 checksum;
 };
 
 /*
