@@ -18,7 +18,7 @@
 VERSION	:= $(shell cat VERSION)
 # libltt.so.MAJOR.MINOR.0: lib/libltt.map says when each goes up.
 LIB_MAJOR := 1
-LIB_MINOR := 6
+LIB_MINOR := 7
 SONAME	:= libltt.so.$(LIB_MAJOR)
 LIB_SO	:= $(SONAME).$(LIB_MINOR).0
 

@@ -39,6 +39,7 @@ static const char *const cmd_names[] = {
 	[LTT_CMD_EVENT_LOG]	= "LTT_CMD_EVENT_LOG",
 	[LTT_CMD_BOOT]		= "LTT_CMD_BOOT",
 	[LTT_CMD_SET_CGROUPS]	= "LTT_CMD_SET_CGROUPS",
+	[LTT_CMD_PREVIOUS_BOOT]	= "LTT_CMD_PREVIOUS_BOOT",
 };
 
 /*
@@ -71,11 +72,20 @@ static long control_call(unsigned int cmd, void *arg, size_t size)
 	else if (!control_on_ltt_kernel(&release))
 		ltt_fail("%s: %s: system call %d is not ltt() on Linux %s: LTT needs a patched 6.12 kernel",
 			 cmd_names[cmd], strerror(err), __NR_ltt, release);
+	else if (cmd == LTT_CMD_BOOT && err == ENOENT)
+		ltt_fail("%s: no boot session: the kernel was not booted with ltt.boot=, or the session was taken already",
+			 cmd_names[cmd]);
+	else if (cmd == LTT_CMD_PREVIOUS_BOOT && err == EPERM)
+		ltt_fail("%s: permission denied: the previous boot's trace needs CAP_PERFMON or root, in the initial pid namespace",
+			 cmd_names[cmd]);
 	else if (err == EPERM)
 		ltt_fail("%s: permission denied: tracing needs CAP_PERFMON or root",
 			 cmd_names[cmd]);
-	else if (cmd == LTT_CMD_BOOT && err == ENOENT)
-		ltt_fail("%s: no boot session: the kernel was not booted with ltt.boot=, or the session was taken already",
+	else if (cmd == LTT_CMD_PREVIOUS_BOOT && err == ENOENT)
+		ltt_fail("%s: no previous boot's trace in this kernel (it kept none: no persist= region, the region held no trace, or it was freed)",
+			 cmd_names[cmd]);
+	else if (cmd == LTT_CMD_PREVIOUS_BOOT && err == EINVAL)
+		ltt_fail("%s: this kernel's LTT does not keep the previous boot's trace",
 			 cmd_names[cmd]);
 	else if (cmd == LTT_CMD_SET_CGROUPS && err == EBADF)
 		ltt_fail("%s: not a directory of the cgroup v2 hierarchy",
@@ -112,6 +122,13 @@ int ltt_session_boot(void)
 	struct ltt_boot b = { 0 };
 
 	return control_call(LTT_CMD_BOOT, &b, sizeof(b));
+}
+
+int ltt_previous_boot(unsigned int flags)
+{
+	struct ltt_previous pr = { .flags = flags };
+
+	return control_call(LTT_CMD_PREVIOUS_BOOT, &pr, sizeof(pr));
 }
 
 int ltt_session_set_events(int session_fd, const uint64_t *mask,

@@ -46,8 +46,36 @@ int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
 			     int64_t real_minus_mono_ns, bool big_endian,
 			     const char *arch, bool user_session);
 
+/* What the env block says beyond the machine (previous boots: not this one). */
+struct ltt_metadata_env {
+	const char *arch;		/* env.arch; NULL: this machine's */
+	const char *release;		/* env.kernel_release; NULL: this one's */
+	const char *version;		/* env.kernel_version; NULL: none */
+	bool user_session;		/* env.session = "user" */
+	const char *const (*extra)[2];	/* more string entries: name, value */
+	unsigned int n_extra;
+};
+
+/* ltt_metadata_write_order() with the whole env block said. */
+int ltt_metadata_write_env(int fd, const struct ltt_registry *reg,
+			   int64_t real_minus_mono_ns, bool big_endian,
+			   const struct ltt_metadata_env *env);
+
 int ltt_metadata_parse(const char *text, size_t len, const char *file,
 		       struct ltt_metadata *md);
+
+/* Convert the kernel's description @ei and ltt_registry_add() it. */
+int ltt_registry_add_info(struct ltt_registry *reg,
+			  const struct ltt_event_info *ei);
+
+/*
+ * mkdir -p for a trace directory; refuses one that holds a trace.
+ * *@made: the directory itself was made here.
+ */
+int ltt_make_trace_dir(const char *dir, bool *made);
+
+/* CRC32 of zlib's crc32(), as the kernel's crc32_le(~0, ...) ^ ~0 makes it. */
+uint32_t ltt_crc32(uint32_t crc, const void *buf, size_t len);
 
 /*
  * The packet index beside a stream (index.c): DIR/index/STREAM.idx made

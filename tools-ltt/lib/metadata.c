@@ -84,7 +84,7 @@ static const char metadata_stream[] =
 "\tuint32_t cpu_id;\n"
 "\tuint32_t events;\n"
 "\tint32_t pid;\n"
-"\tuint32_t __reserved;\n"
+"\tuint32_t checksum;\n"
 "};\n"
 "\n"
 "/*\n"
@@ -162,24 +162,51 @@ static int metadata_write_event(FILE *out, const struct ltt_event_desc *d)
 }
 
 /*
- * The env block; arch is @arch, or NULL for this machine's.  session
- * says whose tasks the trace names: "user" (an unprivileged user's
- * session, the other users' tasks written as pid 0) or "system".
+ * A string entry of the env block: characters that would need escaping
+ * in TSDL (quotes, backslashes, control characters, non-ASCII) become
+ * '_', as a value from an image of the previous boot may hold anything.
  */
-static void metadata_write_env(FILE *out, const char *arch, bool user)
+static void metadata_env_string(FILE *out, const char *name,
+				const char *value)
 {
+	const unsigned char *p;
+
+	fprintf(out, "\t%s = \"", name);
+	for (p = (const unsigned char *)value; *p; p++)
+		fputc(*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\\' ?
+		      '_' : *p, out);
+	fprintf(out, "\";\n");
+}
+
+/*
+ * The env block: the machine (@env->arch, or this one's), the kernel's
+ * release, and whose tasks the trace names: session "user" (an
+ * unprivileged user's session, the other users' tasks written as pid 0)
+ * or "system".
+ */
+static void metadata_write_env(FILE *out, const struct ltt_metadata_env *env)
+{
+	const char *arch = env->arch, *release = env->release;
 	struct utsname u;
+	unsigned int i;
 
 	fprintf(out, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"ltt\";\n");
 	if (!uname(&u)) {
-		fprintf(out, "\thostname = \"%s\";\n\tsysname = \"%s\";\n"
-			"\tkernel_release = \"%s\";\n",
-			u.nodename, u.sysname, u.release);
+		metadata_env_string(out, "hostname", u.nodename);
+		metadata_env_string(out, "sysname", u.sysname);
+		release = release ? release : u.release;
 		arch = arch ? arch : u.machine;
 	}
+	if (release)
+		metadata_env_string(out, "kernel_release", release);
+	if (env->version)
+		metadata_env_string(out, "kernel_version", env->version);
 	if (arch)
-		fprintf(out, "\tarch = \"%s\";\n", arch);
-	fprintf(out, "\tsession = \"%s\";\n", user ? "user" : "system");
+		metadata_env_string(out, "arch", arch);
+	fprintf(out, "\tsession = \"%s\";\n",
+		env->user_session ? "user" : "system");
+	for (i = 0; i < env->n_extra; i++)
+		metadata_env_string(out, env->extra[i][0], env->extra[i][1]);
 	fprintf(out, "};\n\n");
 }
 
@@ -212,6 +239,19 @@ int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
 			     int64_t real_minus_mono_ns, bool big_endian,
 			     const char *arch, bool user_session)
 {
+	struct ltt_metadata_env env = {
+		.arch = arch,
+		.user_session = user_session,
+	};
+
+	return ltt_metadata_write_env(fd, reg, real_minus_mono_ns, big_endian,
+				      &env);
+}
+
+int ltt_metadata_write_env(int fd, const struct ltt_registry *reg,
+			   int64_t real_minus_mono_ns, bool big_endian,
+			   const struct ltt_metadata_env *env)
+{
 	char uuid[40];
 	char *text = NULL;
 	size_t len = 0;
@@ -231,7 +271,7 @@ int ltt_metadata_write_order(int fd, const struct ltt_registry *reg,
 	}
 	metadata_uuid(uuid, sizeof(uuid));
 	fprintf(out, metadata_head, uuid, big_endian ? "be" : "le");
-	metadata_write_env(out, arch, user_session);
+	metadata_write_env(out, env);
 	fprintf(out, metadata_clock, secs, ns);
 	if (big_endian)
 		fprintf(out, metadata_stream, metadata_header_ts,

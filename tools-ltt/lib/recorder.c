@@ -81,11 +81,7 @@ struct ltt_recorder {
 	size_t copy_size;
 };
 
-/*
- * mkdir -p for the trace directory; refuse one that holds a trace.
- * *@made: the directory itself was made here.
- */
-static int rec_make_dir(const char *dir, bool *made)
+int ltt_make_trace_dir(const char *dir, bool *made)
 {
 	char *copy = strdup(dir), *p;
 	struct stat st;
@@ -349,7 +345,7 @@ static int rec_trace_open(struct ltt_recorder *rec, struct rec_trace *t,
 		return ltt_fail("out of memory");
 	for (i = 0; i < rec->n_cpus; i++)
 		t->out_fd[i] = t->idx_fd[i] = -1;
-	if (rec_make_dir(t->dir, &t->made_dir))
+	if (ltt_make_trace_dir(t->dir, &t->made_dir))
 		return -1;
 	t->dir_fd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (t->dir_fd < 0)

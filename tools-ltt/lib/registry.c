@@ -11,6 +11,23 @@
 
 #include "internal.h"
 
+/*
+ * A C identifier of at most LTT_NAME_MAX - 1 characters, as the kernel
+ * makes them: the metadata writes names as they are.
+ */
+static bool registry_is_name(const char *s, size_t size)
+{
+	size_t i;
+
+	if (!memchr(s, '\0', size) || !s[0] || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (i = 0; s[i]; i++)
+		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+			return false;
+	return true;
+}
+
 /* A description is usable: names set, fields packed in order. */
 static int registry_check(const struct ltt_event_desc *d)
 {
@@ -18,13 +35,16 @@ static int registry_check(const struct ltt_event_desc *d)
 
 	if (!d->name[0] || !memchr(d->name, '\0', sizeof(d->name)))
 		return ltt_fail("event %u: empty or overlong name", d->id);
+	if (!registry_is_name(d->name, sizeof(d->name)))
+		return ltt_fail("event %u: name \"%s\" is not an identifier",
+				d->id, d->name);
 	if (d->n_fields > LTT_FIELDS_MAX)
 		return ltt_fail("event %s: %u fields, at most %u", d->name,
 				d->n_fields, LTT_FIELDS_MAX);
 	for (i = 0; i < d->n_fields; i++) {
 		const struct ltt_field_desc *f = &d->fields[i];
 
-		if (!f->name[0] || !memchr(f->name, '\0', sizeof(f->name)))
+		if (!registry_is_name(f->name, sizeof(f->name)))
 			return ltt_fail("event %s field %u: bad name",
 					d->name, i);
 		if (f->offset != off)
@@ -116,7 +136,11 @@ int ltt_event_field_index(const struct ltt_event_desc *desc, const char *name)
 	return -1;
 }
 
-/* Turn the kernel's description into ours. */
+/*
+ * Turn the kernel's description into ours; anything @ei holds (an image
+ * of the previous boot's is untrusted) gives a description that
+ * ltt_registry_add() accepts or refuses, never more than our fields.
+ */
 static void registry_convert(struct ltt_event_desc *d,
 			     const struct ltt_event_info *ei)
 {
@@ -138,15 +162,32 @@ static void registry_convert(struct ltt_event_desc *d,
 		f->size = fi->size;
 		f->offset = fi->offset;
 	}
-	d->has_string = d->n_fields &&
+	/* more fields than we hold: ltt_registry_add() refuses the count */
+	d->has_string = d->n_fields && d->n_fields <= LTT_FIELDS_MAX &&
 			d->fields[d->n_fields - 1].type == LTT_TYPE_STRING;
 	d->custom = ei->flags & LTT_EVENT_F_CUSTOM;
+}
+
+int ltt_registry_add_info(struct ltt_registry *reg,
+			  const struct ltt_event_info *ei)
+{
+	struct ltt_event_desc d;
+	unsigned int i;
+
+	/* the conversion would cut an unterminated name: refuse it */
+	if (!memchr(ei->name, '\0', sizeof(ei->name)))
+		return ltt_fail("event %u: name not NUL-terminated", ei->id);
+	for (i = 0; i < ei->n_fields && i < LTT_FIELDS_MAX; i++)
+		if (!memchr(ei->fields[i].name, '\0', sizeof(ei->fields[i].name)))
+			return ltt_fail("event %u field %u: name not NUL-terminated",
+					ei->id, i);
+	registry_convert(&d, ei);
+	return ltt_registry_add(reg, &d);
 }
 
 int ltt_registry_from_kernel(struct ltt_registry *reg)
 {
 	struct ltt_event_info ei;
-	struct ltt_event_desc d;
 	unsigned int id;
 
 	memset(reg, 0, sizeof(*reg));
@@ -162,8 +203,7 @@ int ltt_registry_from_kernel(struct ltt_registry *reg)
 				return ltt_fail("no ltt() system call: this kernel lacks CONFIG_LTT");
 			return ltt_fail_errno("LTT_CMD_EVENT_INFO id %u", id);
 		}
-		registry_convert(&d, &ei);
-		if (ltt_registry_add(reg, &d)) {
+		if (ltt_registry_add_info(reg, &ei)) {
 			ltt_registry_free(reg);
 			return -1;
 		}

@@ -310,6 +310,65 @@ int ltt_metadata_write(int fd, const struct ltt_registry *reg,
 #define LTT_STREAM_FMT	"channel0_%u"
 
 /* ------------------------------------------------------------------ */
+/* The previous boot's trace (LTT_CMD_PREVIOUS_BOOT)                   */
+
+/*
+ * LTT_CMD_PREVIOUS_BOOT with @flags: 0 returns a read-only fd on the
+ * image of the previous boot's trace, LTT_PREVIOUS_FREE frees the
+ * kernel's copy and returns 0.  -1 with errno (ENOENT: no such trace;
+ * EPERM: needs CAP_PERFMON; ENOSYS, EINVAL: a kernel without it) and a
+ * message in ltt_error().  LTT_1.7.
+ */
+int ltt_previous_boot(unsigned int flags);
+
+/*
+ * An image of the previous boot's trace, read whole and checked as
+ * untrusted input: magic and version, every offset, size and count
+ * within the image (and no two parts overlapping), the strings
+ * NUL-terminated, each packet's header possible (magic, sizes, CPU,
+ * sequence, times, checksum) and the packets filling their CPU's bytes
+ * exactly.  @hdr is the image's header as this libltt knows it (a longer
+ * one from a newer kernel is cut), @cpus and @modules copies of its
+ * arrays, @reg its event descriptions; @image the whole image.
+ */
+struct ltt_prev {
+	struct ltt_prev_header hdr;
+	struct ltt_prev_cpu *cpus;		/* hdr.n_cpus */
+	struct ltt_prev_module *modules;	/* hdr.n_modules */
+	struct ltt_registry reg;
+	const unsigned char *image;		/* hdr.size bytes */
+};
+
+/*
+ * Read the image from @fd (to its end; @name for messages: the file,
+ * "LTT_CMD_PREVIOUS_BOOT") or from the file @path.  NULL on failure,
+ * ltt_error() saying what is wrong and where ("NAME: cpu 1 packet 3 at
+ * offset 8192: content_size 12 bits is not whole bytes").  LTT_1.7.
+ */
+struct ltt_prev *ltt_prev_read(int fd, const char *name);
+struct ltt_prev *ltt_prev_load(const char *path);
+void ltt_prev_free(struct ltt_prev *p);
+
+/*
+ * Write @p as a trace directory @dir (made as ltt_record_opts.dir is: it
+ * must hold no trace): the metadata of its events, with its clock offset
+ * (wall-clock times are the previous boot's) and its machine and
+ * release in the env; a stream file and its index per CPU that kept
+ * packets; and DIR/.previous-boot (LTT_PREV_FILE), what the image says
+ * of the boot, as key=value lines (hidden: babeltrace2 takes any other
+ * file of a trace directory for a stream).  On failure what was written
+ * stays.
+ * LTT_1.7.
+ */
+#define LTT_PREV_FILE		".previous-boot"
+int ltt_prev_write_trace(const struct ltt_prev *p, const char *dir);
+
+/* "panic", "oops", "warn"... of enum ltt_crash_kind; NULL when unknown. */
+const char *ltt_crash_kind_name(unsigned int kind);		/* LTT_1.7 */
+/* @uuid as text, "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (37 bytes). */
+void ltt_uuid_format(const uint8_t uuid[16], char buf[37]);	/* LTT_1.7 */
+
+/* ------------------------------------------------------------------ */
 /* The reader                                                          */
 
 struct ltt_trace;
