@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "../lttd/previous.h"
 #include "../lttd/run.h"
 #include "ltt.h"
 
@@ -23,6 +24,7 @@ static const struct ltt_opt record_opts[] = {
 	{ 'q', "quiet", NULL, "no progress line and no totals" },
 	LTTD_BOOT_OPT,
 	LTTD_RELAYD_OPTS,
+	LTTD_PREVIOUS_OPTS,
 };
 
 int cmd_record(int argc, char **argv)
@@ -31,7 +33,8 @@ int cmd_record(int argc, char **argv)
 		"Record the whole system while CMD runs (or until Ctrl-C without CMD)\n"
 		"into a CTF trace directory that `ltt report`, `ltt stats` and\n"
 		"babeltrace2 read; with --relayd, stream it to lttng-relayd instead\n"
-		"(and into DIR too with -o DIR).",
+		"(and into DIR too with -o DIR).  With --previous-boot, write the trace\n"
+		"the kernel kept of the previous boot into DIR, as lttd does.",
 		record_opts);
 	struct lttd_config cfg = { .prog = "ltt record" };
 	char dir[64];
@@ -39,6 +42,10 @@ int cmd_record(int argc, char **argv)
 
 	while ((c = opt_next(&p, argc, argv)) != -1)
 		lttd_option(&cfg, &p, c);
+	if (p.ind < argc)
+		cfg.cmd = argv + p.ind;
+	if (lttd_previous_wanted(&cfg))
+		return lttd_previous(&cfg, &p);
 	if ((cfg.session || cfg.hostname) && !cfg.relayd)
 		opt_usage_error(&p, "--session and --hostname name what --relayd sends: give --relayd HOST");
 	if (!cfg.rec.dir && !cfg.relayd) {
@@ -49,7 +56,5 @@ int cmd_record(int argc, char **argv)
 		strftime(dir, sizeof(dir), "ltt-trace-%Y%m%d-%H%M%S", &tm);
 		cfg.rec.dir = dir;
 	}
-	if (p.ind < argc)
-		cfg.cmd = argv + p.ind;
 	return lttd_run(&cfg);
 }

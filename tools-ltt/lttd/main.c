@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../ltt/ltt.h"
+#include "previous.h"
 #include "run.h"
 
 enum { LTTD_OPT_DISCARD = 512 };	/* lttd only: after run.h's keys */
@@ -29,14 +30,18 @@ static const struct ltt_opt lttd_opts[] = {
 	{ 'q', "quiet", NULL, "no progress line and no totals" },
 	LTTD_BOOT_OPT,
 	LTTD_RELAYD_OPTS,
+	LTTD_PREVIOUS_OPTS,
 };
 
 int main(int argc, char **argv)
 {
-	struct opt_parser p = OPT_PARSER("lttd", "[OPTIONS] -o DIR|--discard|--relayd HOST [-- CMD [ARGS]]",
+	struct opt_parser p = OPT_PARSER("lttd", "[OPTIONS] -o DIR|--discard|--relayd HOST [-- CMD [ARGS]]\n"
+		"   or: lttd --previous-boot[-file IMAGE] [-o DIR [--by-boot-id]] [--free]",
 		"Record the whole system into the CTF trace directory DIR, or stream\n"
 		"it to lttng-relayd on HOST, or both, until SIGINT or SIGTERM, the\n"
-		"time limit, or the end of CMD.  lttd(8) has the details.",
+		"time limit, or the end of CMD.  With --previous-boot, write the trace\n"
+		"the kernel kept of the previous boot into DIR instead (exit 2: there\n"
+		"is none, 3: not permitted, 4: the kernel cannot).  lttd(8) has the details.",
 		lttd_opts);
 	struct lttd_config cfg = { .prog = "lttd" };
 	bool discard = false;
@@ -48,6 +53,13 @@ int main(int argc, char **argv)
 		else
 			lttd_option(&cfg, &p, c);
 	}
+	if (p.ind < argc)
+		cfg.cmd = argv + p.ind;
+	if (lttd_previous_wanted(&cfg)) {
+		if (discard)
+			opt_usage_error(&p, "--discard records: not with --previous-boot or --free");
+		return lttd_previous(&cfg, &p);
+	}
 	if (discard && cfg.rec.dir)
 		opt_usage_error(&p, "--discard writes nothing: no -o DIR with it");
 	if (discard && cfg.rec.session.overwrite)
@@ -58,8 +70,6 @@ int main(int argc, char **argv)
 		opt_usage_error(&p, "no output directory: give -o DIR, --relayd HOST (or --discard)");
 	if ((cfg.session || cfg.hostname) && !cfg.relayd)
 		opt_usage_error(&p, "--session and --hostname name what --relayd sends: give --relayd HOST");
-	if (p.ind < argc)
-		cfg.cmd = argv + p.ind;
 	/* Without a directory, the recorder writes no packet (--relayd sends them). */
 	return lttd_run(&cfg);
 }

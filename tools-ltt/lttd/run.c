@@ -672,6 +672,18 @@ bool lttd_option(struct lttd_config *cfg, struct opt_parser *p, int c)
 	case LTTD_OPT_SNAPSHOT_ON:
 		add_triggers(cfg, p, p->arg);
 		break;
+	case LTTD_OPT_PREVIOUS:
+		cfg->previous = true;
+		break;
+	case LTTD_OPT_PREVIOUS_FILE:
+		cfg->previous_file = p->arg;
+		break;
+	case LTTD_OPT_BY_BOOT_ID:
+		cfg->by_boot_id = true;
+		break;
+	case LTTD_OPT_FREE:
+		cfg->free_previous = true;
+		break;
 	default:
 		return false;
 	}

@@ -31,6 +31,11 @@ struct lttd_config {
 	unsigned int n_triggers;
 	/* --relayd HOST[:PORT]: stream to lttng-relayd too (lttd/relayd.h) */
 	const char *relayd, *session, *hostname;
+	/* --previous-boot, --previous-boot-file: no recording (lttd/previous.h) */
+	bool previous;
+	const char *previous_file;
+	bool by_boot_id;		/* --by-boot-id: into DIR/BOOT-ID */
+	bool free_previous;		/* --free */
 };
 
 struct opt_parser;
@@ -49,7 +54,22 @@ enum {
 	LTTD_OPT_MAX_SNAPSHOTS_SIZE,	/* --max-snapshots-size SIZE */
 	LTTD_OPT_SNAPSHOT_ON,		/* --snapshot-on NAME[,NAME...] */
 	LTTD_OPT_CGROUP,		/* --cgroup PATH */
+	LTTD_OPT_PREVIOUS,		/* --previous-boot */
+	LTTD_OPT_PREVIOUS_FILE,		/* --previous-boot-file IMAGE */
+	LTTD_OPT_BY_BOOT_ID,		/* --by-boot-id */
+	LTTD_OPT_FREE,			/* --free */
 };
+
+/* The table entries of the previous boot's trace (lttd/previous.c). */
+#define LTTD_PREVIOUS_OPTS						\
+	{ LTTD_OPT_PREVIOUS, "previous-boot", NULL,			\
+	  "no recording: write the previous boot's trace (ltt.boot=...,persist=) into DIR, print what it holds" }, \
+	{ LTTD_OPT_PREVIOUS_FILE, "previous-boot-file", "IMAGE",	\
+	  "the same from IMAGE, a copy of what LTT_CMD_PREVIOUS_BOOT gives" }, \
+	{ LTTD_OPT_BY_BOOT_ID, "by-boot-id", NULL,			\
+	  "with --previous-boot: into DIR/BOOT-ID, the previous boot's id" }, \
+	{ LTTD_OPT_FREE, "free", NULL,					\
+	  "then free the kernel's copy of the previous boot's trace (alone: only free it)" }
 
 /* The table entry of --cgroup. */
 #define LTTD_CGROUP_OPT							\
