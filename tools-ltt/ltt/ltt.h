@@ -81,6 +81,9 @@ uint64_t opt_u64(const struct opt_parser *p, const char *what,
 /* A size with an optional k/K, m/M suffix. */
 uint64_t opt_size(const struct opt_parser *p, const char *what,
 		  const char *s);
+/* A duration (parse_duration()), more than 0. */
+uint64_t opt_duration(const struct opt_parser *p, const char *what,
+		      const char *s);
 /* Comma-separated pids into @pids (room @max); returns the count. */
 unsigned int opt_ids(const struct opt_parser *p, const char *what,
 		     const char *s, pid_t *ids, unsigned int max);
@@ -148,6 +151,13 @@ void format_rel(char *buf, size_t len, int64_t ns);
  * Returns trace-clock ns (relative bounds need @start_ts).
  */
 char *default_output(const char *dir, const char *ext, const char *fallback);
+/* "S[.frac]" seconds in ns; -1 when malformed. */
+int parse_seconds(const char *s, uint64_t *ns);
+/*
+ * A duration: a number of seconds ("1.5") or a number and a unit: ns,
+ * us, ms, s, m, h ("500ms").  Returns 0 with *@ns, or -1 when malformed.
+ */
+int parse_duration(const char *s, uint64_t *ns);
 int parse_time_bound(const char *s, uint64_t start_ts, int64_t offset,
 		     bool utc, uint64_t *out);
 

@@ -143,6 +143,70 @@ uint64_t opt_size(const struct opt_parser *p, const char *what, const char *s)
 	return v;
 }
 
+int parse_seconds(const char *s, uint64_t *ns)
+{
+	unsigned long long secs = 0, frac = 0, scale = 1000000000;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	while (*p >= '0' && *p <= '9' && secs <= 1000000000ULL)
+		secs = secs * 10 + (*p++ - '0');
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			if (scale > 1)
+				frac = frac * 10 + (*p - '0'), scale /= 10;
+		frac *= scale;
+	}
+	if (*p || secs > 1000000000ULL)
+		return -1;
+	*ns = secs * 1000000000ULL + frac;
+	return 0;
+}
+
+int parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		uint64_t mul, div;
+	} units[] = {
+		{ "", 1, 1 }, { "s", 1, 1 }, { "ms", 1, 1000 },
+		{ "us", 1, 1000000 }, { "ns", 1, 1000000000 },
+		{ "m", 60, 1 }, { "h", 3600, 1 },
+	};
+	char num[64];
+	size_t n = strspn(s, "0123456789.");
+	unsigned int i;
+	uint64_t v;
+
+	if (!n || n >= sizeof(num))
+		return -1;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (parse_seconds(num, &v))
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(s + n, units[i].unit))
+			continue;
+		if (__builtin_mul_overflow(v, units[i].mul, ns))
+			return -1;
+		*ns /= units[i].div;
+		return 0;
+	}
+	return -1;
+}
+
+uint64_t opt_duration(const struct opt_parser *p, const char *what,
+		      const char *s)
+{
+	uint64_t ns;
+
+	if (parse_duration(s, &ns) || !ns)
+		opt_usage_error(p, "%s: \"%s\" is not a duration (1.5, 500ms, 2s, 1m: ns, us, ms, s, m, h)",
+				what, s);
+	return ns;
+}
+
 /* A list of numbers of @what (pids, CPUs), comma separated. */
 unsigned int opt_ids(const struct opt_parser *p, const char *what,
 		     const char *s, pid_t *ids, unsigned int max)

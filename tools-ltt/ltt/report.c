@@ -2,9 +2,12 @@
 /*
  * ltt report: print a trace, one line per event, in time order.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../lib/checked.h"
@@ -12,7 +15,9 @@
 #include "filter.h"
 #include "ltt.h"
 #include "out.h"
+#include "prevboot.h"
 #include "strace.h"
+#include "symbols.h"
 #include "syscalls.h"
 
 enum {
@@ -25,6 +30,8 @@ enum {
 	OPT_FILTER,
 	OPT_COMM,
 	OPT_SHOW_CONTAINER,
+	OPT_TAIL,
+	OPT_SYMBOLS,
 };
 
 static const struct ltt_opt report_opts[] = {
@@ -41,9 +48,13 @@ static const struct ltt_opt report_opts[] = {
 	{ OPT_RAW, "raw-time", NULL, "the trace clock in ns instead of wall-clock time" },
 	{ OPT_SYSCALLS, "syscalls", NULL, "system calls as strace prints them: name(args) = ret <time>" },
 	{ OPT_JSON, "json", NULL, "one JSON object per line" },
+	{ OPT_TAIL, "tail", "DURATION", "each CPU's last DURATION (1s, 500ms) before its last event, CPU by CPU, after the crash events" },
+	{ OPT_SYMBOLS, "symbols", "SYSTEM.MAP", "name kernel addresses (ip=) as func+0xoff, moved by the previous boot's KASLR offset" },
 };
 
 #define REPORT_PIDS_MAX	64
+/* --tail's CPUs: those a kernel can have (the reader refuses more) */
+#define TAIL_CPUS_MAX	8192U
 
 struct report {
 	const struct ltt_trace *trace;
@@ -76,6 +87,10 @@ struct report {
 	const struct ltt_syscall_table *table;	/* the trace's syscalls */
 	int *fd_field;			/* per event id: its "fd", or -1 */
 	struct field_notes *notes;	/* names of trap, signal... numbers */
+	uint64_t tail;			/* --tail, ns; 0: none */
+	struct prevboot pb;		/* DIR/.previous-boot; pb.end[0]: none */
+	const char *symbols_arg;
+	struct symbols *symbols;	/* --symbols */
 	struct out *out;		/* stdout */
 	int64_t clock_secs;		/* report_clock()'s cache */
 	struct out_label clock;		/* "HH:MM:SS." of clock_secs */
@@ -245,6 +260,9 @@ static void report_fields(struct report *r, const struct ltt_item *it)
 			out_s64(o, ltt_item_int(it, i));
 		} else if (i < 32 && (r->addr_fields[d->id] >> i & 1)) {
 			out_hex(o, ltt_item_raw(it, i));
+			if (r->symbols)
+				report_note(o, symbols_name(r->symbols,
+							    ltt_item_raw(it, i)));
 		} else if (f->type == LTT_TYPE_UNSIGNED) {
 			out_u64(o, ltt_item_raw(it, i));
 		} else {
@@ -441,6 +459,12 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 		case OPT_SHOW_CONTAINER:
 			r->show_container = true;
 			break;
+		case OPT_TAIL:
+			r->tail = opt_duration(p, "--tail", p->arg);
+			break;
+		case OPT_SYMBOLS:
+			r->symbols_arg = p->arg;
+			break;
 		default:
 			opt_container(&r->cg_args, p, c);
 			break;
@@ -450,6 +474,218 @@ static void report_parse(struct report *r, struct opt_parser *p, int argc,
 		opt_usage_error(p, "a trace directory expected");
 	if (r->syscalls && *events)
 		opt_usage_error(p, "--syscalls shows system calls: no --event");
+	if (r->tail && (r->syscalls || r->win.from_arg || r->win.to_arg))
+		opt_usage_error(p, "--tail is its own window: no --from, --to or --syscalls with it");
+}
+
+/* "# previous boot ID: Linux RELEASE, ended by END: MESSAGE" */
+static void report_prevboot(struct report *r)
+{
+	const struct prevboot *pb = &r->pb;
+	struct out *o = r->out;
+
+	if (!pb->end[0] || r->json)
+		return;
+	out_line_room(o);
+	out_str(o, "# previous boot ");
+	out_str(o, pb->boot_id);
+	out_str(o, ": Linux ");
+	out_str(o, pb->release);
+	out_str(o, ", ended by ");
+	out_str(o, strcmp(pb->end, "none") ? pb->end :
+		"no crash event (a reset, a hang or a power loss)");
+	if (pb->end_message[0]) {
+		out_str(o, ": ");
+		out_str(o, pb->end_message);
+	}
+	out_char(o, '\n');
+}
+
+/* A "# ..." line between the parts of --tail (none in --json). */
+static void __attribute__((format(printf, 2, 3)))
+report_comment(struct report *r, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+
+	if (r->json)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	out_line_room(r->out);
+	out_str(r->out, "# ");
+	out_str(r->out, line);
+	out_char(r->out, '\n');
+}
+
+static void report_one(struct report *r, const struct ltt_item *it)
+{
+	if (r->json)
+		report_json(r, it);
+	else
+		report_item(r, it);
+}
+
+static bool report_selected(struct report *r, const struct ltt_item *it,
+			    unsigned long *matched)
+{
+	bool match;
+
+	if (!report_wanted(r, it))
+		return false;
+	match = !r->filter || filter_match(r->filter, (struct ltt_trace *)r->trace, it);
+	*matched += match;
+	return match;
+}
+
+/* Where a CPU's lines of --tail went in the scratch file: runs of bytes. */
+struct tail_cpu {
+	uint64_t last;			/* its last event's time + 1; 0: none */
+	struct tail_run {
+		uint64_t off, len;
+	} *runs;
+	size_t n_runs, room;
+};
+
+/* The bytes written to the scratch file since @from belong to @c. */
+static int tail_run(struct report *r, struct tail_cpu *c, uint64_t *from)
+{
+	uint64_t at;
+
+	out_flush(r->out);
+	at = (uint64_t)lseek(r->out->fd, 0, SEEK_CUR);
+	if (!c || at == *from)
+		goto done;
+	if (c->n_runs == c->room) {
+		size_t room = c->room ? 2 * c->room : 16;
+		struct tail_run *v = realloc(c->runs, room * sizeof(*v));
+
+		if (!v)
+			return -1;
+		c->runs = v;
+		c->room = room;
+	}
+	c->runs[c->n_runs].off = *from;
+	c->runs[c->n_runs++].len = at - *from;
+done:
+	*from = at;
+	return 0;
+}
+
+/* A CPU's runs from the scratch file @fd to stdout. */
+static void tail_copy(struct report *r, int fd, const struct tail_cpu *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_runs && !r->out->failed; i++) {
+		uint64_t off = c->runs[i].off, left = c->runs[i].len;
+
+		while (left && !r->out->failed) {
+			size_t n = left < OUT_LINE_MAX ? left : OUT_LINE_MAX;
+			ssize_t got;
+
+			out_line_room(r->out);
+			got = pread(fd, r->out->buf + r->out->len, n, off);
+			if (got <= 0)
+				return;
+			r->out->len += got;
+			off += got;
+			left -= got;
+		}
+	}
+}
+
+/*
+ * --tail: a first pass finds each CPU's last event and prints the crash
+ * events as it meets them; a second, on the trace opened again and moved
+ * to the earliest CPU's window, writes each CPU's lines into runs of a
+ * scratch file, copied out CPU by CPU at the end.  The trace read last
+ * is left in *@tp.
+ */
+static int report_tail(struct report *r, struct ltt_trace **tp,
+		       char *const *dirs, unsigned int n_dirs, const char *cmd,
+		       unsigned long *matched)
+{
+	struct ltt_trace *t = *tp;
+	int crash = ltt_registry_find(ltt_trace_registry(t), "crash");
+	struct tail_cpu *cpus = calloc(TAIL_CPUS_MAX, sizeof(*cpus)), *cur = NULL;
+	const struct ltt_item *it;
+	uint64_t start = UINT64_MAX, at = 0;
+	unsigned int cpu, n_crash = 0;
+	int fd = -1, ret = -1;
+	char text[64];
+
+	if (!cpus)
+		return -1;
+	report_comment(r, "crash events");
+	while (!r->out->failed && ltt_trace_next(t, &it) > 0) {
+		if (it->kind != LTT_ITEM_EVENT || it->cpu >= TAIL_CPUS_MAX)
+			continue;
+		cpus[it->cpu].last = it->ts + 1;
+		if ((int)it->desc->id == crash && report_selected(r, it, matched)) {
+			report_one(r, it);
+			n_crash++;
+		}
+	}
+	if (!n_crash)
+		report_comment(r, "none");
+	for (cpu = 0; cpu < TAIL_CPUS_MAX; cpu++) {
+		uint64_t end = cpus[cpu].last - 1;
+
+		if (!cpus[cpu].last)
+			continue;
+		/* from now on .last is the window's start */
+		cpus[cpu].last = end > r->tail ? end - r->tail : 0;
+		if (cpus[cpu].last < start)
+			start = cpus[cpu].last;
+		cpus[cpu].last++;
+	}
+	out_flush(r->out);
+	fd = memfd_create("ltt-report-tail", MFD_CLOEXEC);
+	if (fd < 0)
+		goto out;
+	/* the second pass: the trace again, the containers with it */
+	ltt_trace_close(t);
+	t = *tp = open_traces_or_die(cmd, dirs, n_dirs);
+	r->trace = t;
+	containers_free(&r->cg);
+	if (containers_init(&r->cg, t, &r->cg_args))
+		goto out;
+	if (start != UINT64_MAX)
+		ltt_trace_seek(t, start);
+	r->out->fd = fd;
+	while (!r->out->failed && ltt_trace_next(t, &it) > 0) {
+		struct tail_cpu *c = it->cpu < TAIL_CPUS_MAX ? &cpus[it->cpu] : NULL;
+
+		if (!c || !c->last || it->ts < c->last - 1 ||
+		    !report_selected(r, it, matched))
+			continue;
+		if (c != cur && tail_run(r, cur, &at))
+			goto out;
+		cur = c;
+		report_one(r, it);
+	}
+	if (tail_run(r, cur, &at))
+		goto out;
+	r->out->fd = STDOUT_FILENO;
+	format_rel(text, sizeof(text), r->tail);
+	for (cpu = 0; cpu < TAIL_CPUS_MAX && !r->out->failed; cpu++) {
+		if (!cpus[cpu].last || !report_cpu_wanted(r, cpu))
+			continue;
+		report_comment(r, "cpu %u: the last %s s before its last event",
+			       cpu, text);
+		tail_copy(r, fd, &cpus[cpu]);
+	}
+	ret = 0;
+out:
+	r->out->fd = STDOUT_FILENO;
+	if (fd >= 0)
+		close(fd);
+	for (cpu = 0; cpu < TAIL_CPUS_MAX; cpu++)
+		free(cpus[cpu].runs);
+	free(cpus);
+	return ret;
 }
 
 int cmd_report(int argc, char **argv)
@@ -520,10 +756,28 @@ int cmd_report(int argc, char **argv)
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
 	}
+	if (prevboot_read(argv[p.ind], &r.pb) < 0)
+		warnx_cmd(p.cmd, "%s/%s: %s", argv[p.ind], LTT_PREV_FILE,
+			  strerror(errno));
+	if (r.symbols_arg) {
+		char err[512];
+
+		r.symbols = symbols_load(r.symbols_arg, &r.pb, err, sizeof(err));
+		if (!r.symbols) {
+			warnx_cmd(p.cmd, "--symbols %s", err);
+			return 1;
+		}
+	}
+	report_prevboot(&r);
 	trace_window(t, &p, &r.win);
 	r.start_ts = r.win.start;
+	if (r.tail && report_tail(&r, &t, argv + p.ind, argc - p.ind, p.cmd,
+				  &matched)) {
+		warnx_cmd(p.cmd, "out of memory");
+		return 1;
+	}
 	/* output that cannot be written ends the report */
-	while (!r.out->failed && ltt_trace_next(t, &it) > 0) {
+	while (!r.tail && !r.out->failed && ltt_trace_next(t, &it) > 0) {
 		if (it->ts > r.win.to)
 			break;		/* items come in time order */
 		bool match;
@@ -569,6 +823,8 @@ int cmd_report(int argc, char **argv)
 	free(r.json_labels);
 	free(r.note_fields);
 	free(r.comms);
+	symbols_free(r.symbols);
+	prevboot_free(&r.pb);
 	field_notes_free(r.notes);
 	filter_free(r.filter);
 	free(r.event_mask);

@@ -189,7 +189,7 @@ static bool returns_address(const char *name)
 
 enum note_kind { NOTE_NONE, NOTE_TRAP, NOTE_SIGNAL, NOTE_SOFTIRQ,
 		 NOTE_SOCKET_CALL, NOTE_SOCKET_TYPE, NOTE_OPEN_FLAGS,
-		 NOTE_SIGNAL_CODE, NOTE_MODE };
+		 NOTE_SIGNAL_CODE, NOTE_MODE, NOTE_CRASH_KIND };
 
 static const struct {
 	const char *event, *field;
@@ -206,6 +206,7 @@ static const struct {
 	{ "process_signal", "code", NOTE_SIGNAL_CODE },
 	{ "fs_mkdir", "mode", NOTE_MODE },
 	{ "fs_chmod", "mode", NOTE_MODE },
+	{ "crash", "kind", NOTE_CRASH_KIND },
 };
 
 struct field_notes {
@@ -282,6 +283,8 @@ const char *field_note(struct field_notes *fn, const struct ltt_item *it,
 		snprintf(fn->buf, sizeof(fn->buf), "%#llo",
 			 (unsigned long long)v);
 		return fn->buf;
+	case NOTE_CRASH_KIND:
+		return ltt_crash_kind_name(v);
 	default:
 		return socket_type_name(v);
 	}

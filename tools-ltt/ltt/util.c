@@ -140,28 +140,6 @@ void format_rel(char *buf, size_t len, int64_t ns)
 		 (unsigned long long)(a % 1000000000));
 }
 
-/* "S[.frac]" in ns; -1 when malformed. */
-static int parse_seconds(const char *s, uint64_t *ns)
-{
-	unsigned long long secs = 0, frac = 0, scale = 1000000000;
-	const char *p = s;
-
-	if (*p < '0' || *p > '9')
-		return -1;
-	while (*p >= '0' && *p <= '9' && secs <= 1000000000ULL)
-		secs = secs * 10 + (*p++ - '0');
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			if (scale > 1)
-				frac = frac * 10 + (*p - '0'), scale /= 10;
-		frac *= scale;
-	}
-	if (*p || secs > 1000000000ULL)
-		return -1;
-	*ns = secs * 1000000000ULL + frac;
-	return 0;
-}
-
 int parse_time_bound(const char *s, uint64_t start_ts, int64_t offset,
 		     bool utc, uint64_t *out)
 {

@@ -120,6 +120,9 @@ def ltt_events(path):
     field_re = re.compile(r' ([A-Za-z_][A-Za-z0-9_]*)=')
     for line in open(path, encoding='utf-8', errors='surrogateescape'):
         line = line.rstrip('\n')
+        # a previous boot's trace starts with a line about that boot
+        if line.startswith('# previous boot '):
+            continue
         m = line_re.match(line)
         if not m:
             raise SystemExit('e2e: ltt report line not understood: ' + line)
