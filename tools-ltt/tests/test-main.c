@@ -148,6 +148,7 @@ int main(void)
 		TESTS_OUT,
 		TESTS_CGNAME,
 		TESTS_CGROUPS,
+		TESTS_PREVIOUS,
 	};
 
 	/* LTT_TESTS=startup_* runs only the tests whose names match */

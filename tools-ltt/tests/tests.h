@@ -234,7 +234,29 @@ void enable_flag_clear_makes_no_call(void **state);
 	cmocka_unit_test(cgroups_damaged_records),			\
 	cmocka_unit_test(cgroups_select)
 
+#define TESTS_PREVIOUS							\
+	cmocka_unit_test(previous_crc32_is_zlibs),	\
+	cmocka_unit_test(previous_good_image_reads),	\
+	cmocka_unit_test(previous_written_trace_reads_as_the_original),	\
+	cmocka_unit_test(previous_refuses_truncated_images),	\
+	cmocka_unit_test(previous_refuses_a_longer_file),	\
+	cmocka_unit_test(previous_refuses_bad_headers),	\
+	cmocka_unit_test(previous_refuses_bad_cpus_and_packets),	\
+	cmocka_unit_test(previous_event_sizes),	\
+	cmocka_unit_test(previous_refuses_bad_event_descriptions),	\
+	cmocka_unit_test(previous_fuzz_never_crashes)
+
 #define DECLARE(t)	void t(void **state)
+DECLARE(previous_crc32_is_zlibs);
+DECLARE(previous_good_image_reads);
+DECLARE(previous_written_trace_reads_as_the_original);
+DECLARE(previous_refuses_truncated_images);
+DECLARE(previous_refuses_a_longer_file);
+DECLARE(previous_refuses_bad_headers);
+DECLARE(previous_refuses_bad_cpus_and_packets);
+DECLARE(previous_event_sizes);
+DECLARE(previous_refuses_bad_event_descriptions);
+DECLARE(previous_fuzz_never_crashes);
 DECLARE(cgroups_follow_the_fixture);
 DECLARE(cgroups_survive_a_seek);
 DECLARE(cgroups_damaged_records);
