@@ -835,6 +835,13 @@ static ssize_t ltt_prev_read(struct file *file, char __user *buf, size_t len,
 	return simple_read_from_buffer(buf, len, pos, p->data, p->size);
 }
 
+static loff_t ltt_prev_llseek(struct file *file, loff_t off, int whence)
+{
+	struct ltt_prev *p = file->private_data;
+
+	return fixed_size_llseek(file, off, whence, p->size);
+}
+
 static int ltt_prev_release(struct inode *inode, struct file *file)
 {
 	struct ltt_prev *p = file->private_data;
@@ -846,20 +853,29 @@ static int ltt_prev_release(struct inode *inode, struct file *file)
 static const struct file_operations ltt_prev_fops = {
 	.owner		= THIS_MODULE,
 	.read		= ltt_prev_read,
-	.llseek		= default_llseek,
+	.llseek		= ltt_prev_llseek,
 	.release	= ltt_prev_release,
 };
 
-/* An fd on @p, which takes a reference of its own. */
+/* An fd on @p, which takes a reference of its own; pread() works. */
 static int ltt_prev_fd(struct ltt_prev *p)
 {
+	struct file *file;
 	int fd;
 
-	kref_get(&p->ref);
-	fd = anon_inode_getfd("[ltt-previous-boot]", &ltt_prev_fops, p,
-			      O_RDONLY | O_CLOEXEC);
+	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0)
+		return fd;
+	kref_get(&p->ref);
+	file = anon_inode_getfile("[ltt-previous-boot]", &ltt_prev_fops, p,
+				  O_RDONLY);
+	if (IS_ERR(file)) {
 		kref_put(&p->ref, ltt_prev_free);
+		put_unused_fd(fd);
+		return PTR_ERR(file);
+	}
+	file->f_mode |= FMODE_PREAD;
+	fd_install(fd, file);
 	return fd;
 }
 
