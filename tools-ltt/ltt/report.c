@@ -707,6 +707,22 @@ int cmd_report(int argc, char **argv)
 	report_parse(&r, &p, argc, argv, &events);
 	t = open_traces_or_die(p.cmd, argv + p.ind, argc - p.ind);
 	r.trace = t;
+	/* the first directory's boot, when a previous boot's trace */
+	if (prevboot_read(argv[p.ind], &r.pb) < 0)
+		warnx_cmd(p.cmd, "%s/%s: %s", argv[p.ind], LTT_PREV_FILE,
+			  strerror(errno));
+	if (r.symbols_arg) {
+		char err[512];
+
+		r.symbols = symbols_load(r.symbols_arg, &r.pb, err, sizeof(err));
+		if (!r.symbols) {
+			warnx_cmd(p.cmd, "--symbols %s", err);
+			prevboot_free(&r.pb);
+			free(r.comms);
+			ltt_trace_close(t);
+			return 1;
+		}
+	}
 	reg = ltt_trace_registry(t);
 	r.syscall_entry = ltt_registry_find(reg, "syscall_entry");
 	r.syscall_compat = ltt_registry_find(reg, "syscall_entry_compat");
@@ -755,18 +771,6 @@ int cmd_report(int argc, char **argv)
 	if (r.syscalls && !(st = strace_new(t, r.out, r.json, r.utc))) {
 		warnx_cmd(p.cmd, "out of memory");
 		return 1;
-	}
-	if (prevboot_read(argv[p.ind], &r.pb) < 0)
-		warnx_cmd(p.cmd, "%s/%s: %s", argv[p.ind], LTT_PREV_FILE,
-			  strerror(errno));
-	if (r.symbols_arg) {
-		char err[512];
-
-		r.symbols = symbols_load(r.symbols_arg, &r.pb, err, sizeof(err));
-		if (!r.symbols) {
-			warnx_cmd(p.cmd, "--symbols %s", err);
-			return 1;
-		}
 	}
 	report_prevboot(&r);
 	trace_window(t, &p, &r.win);

@@ -46,6 +46,11 @@
  * commands are logged as "SESSION2 CREATE", "SESSION2 SET_EVENTS FROM"
  * (the first id in its mask), "SESSION2 SET_PIDS N", "SESSION2 START",
  * "SESSION2 STOP"; the first session's SET_PIDS as "SET_PIDS N".
+ *
+ * LTT_CMD_PREVIOUS_BOOT gives an fd on the file FAKE_LTT_PREVIOUS (an
+ * image, tests/cli-previous.sh), ENOENT without it, or fails with
+ * FAKE_LTT_PREVIOUS_ERRNO (a number); LTT_PREVIOUS_FREE logs
+ * "PREVIOUS_FREE".
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -320,6 +325,22 @@ static long fake_ltt(unsigned int cmd, void *arg)
 		fake_log("STOP");
 		fake_stop();
 		return 0;
+	case LTT_CMD_PREVIOUS_BOOT: {
+		const struct ltt_previous *pr = arg;
+		const char *image = getenv("FAKE_LTT_PREVIOUS");
+
+		if (env_u("FAKE_LTT_PREVIOUS_ERRNO", 0))
+			return fake_fail(env_u("FAKE_LTT_PREVIOUS_ERRNO", 0));
+		if (pr->flags & ~LTT_PREVIOUS_FREE || pr->__reserved)
+			return fake_fail(EINVAL);
+		if (!image || !*image)
+			return fake_fail(ENOENT);
+		if (pr->flags & LTT_PREVIOUS_FREE) {
+			fake_log("PREVIOUS_FREE");
+			return 0;
+		}
+		return open(image, O_RDONLY | O_CLOEXEC);
+	}
 	case LTT_CMD_SNAPSHOT:
 		if (!overwrite || !recording)
 			return fake_fail(EINVAL);
