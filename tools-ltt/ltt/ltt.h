@@ -31,6 +31,7 @@ int cmd_export(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_send(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 
 /* One option of a subcommand, for parsing and for --help. */
 struct ltt_opt {

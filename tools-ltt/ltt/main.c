@@ -31,6 +31,8 @@ static const struct ltt_subcmd commands[] = {
 	  cmd_analyze },
 	{ "send", "ship a recorded trace to lttng-relayd (live viewers watch it)",
 	  cmd_send },
+	{ "snapshot", "ask a running flight recorder for a snapshot, print where it went",
+	  cmd_snapshot },
 };
 
 static void usage(FILE *out)
@@ -39,7 +41,7 @@ static void usage(FILE *out)
 
 	fprintf(out, "usage: ltt [--help | --version] COMMAND [ARGS]\n\ncommands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name,
+		fprintf(out, "  %-9s %s\n", commands[i].name,
 			commands[i].summary);
 	fprintf(out, "\n`ltt COMMAND --help` describes a command; ltt(1) has the details.\n");
 }

@@ -176,6 +176,23 @@ d=$tmp/noexit
 fake_lttd "$tmp/noexit.log" -- --overwrite -q -o "$d" --no-snapshot-on-exit -- sh -c 'kill -USR1 $PPID; sleep 0.3' >/dev/null 2>&1
 check "--no-snapshot-on-exit: SIGUSR1's only" "snapshot-1" "$(ls "$d")"
 
+# --- ltt snapshot: SIGUSR1 through the pid file, the new snapshot's path -
+d=$tmp/ask/current
+fake_lttd "$tmp/ask.log" -- --overwrite -q -o "$d" --no-snapshot-on-exit -- sleep 3 >/dev/null 2>&1 &
+rec=$!
+for _ in $(seq 50); do [[ -f $d/lttd.pid ]] && break; sleep 0.1; done
+check "ltt snapshot: the first" "$d/snapshot-1" "$("$ltt" snapshot "$d" 2>&1)"
+check "ltt snapshot: the second, a whole one" "$d/snapshot-2 yes" \
+	"$("$ltt" snapshot --timeout 20 "$d" 2>&1) $([[ -f $d/snapshot-2/metadata ]] && echo yes)"
+check "ltt snapshot: from flight.conf's output" "$d/snapshot-3" \
+	"$(printf '# the flight recorder\nEVENTS=all\nOUTPUT=%s\n' "$tmp/ask" >"$tmp/flight.conf"
+	   LTT_FLIGHT_CONF=$tmp/flight.conf "$ltt" snapshot 2>&1)"
+wait $rec
+"$ltt" snapshot "$d" >/dev/null 2>"$tmp/err"
+check "ltt snapshot: no recorder" "1 1" "$? $(grep -c 'no flight recorder writes into' "$tmp/err")"
+LTT_FLIGHT_CONF=/nonexistent "$ltt" snapshot >/dev/null 2>&1
+check "ltt snapshot: no DIR, no flight.conf" 2 $?
+
 # --- a kernel without live snapshots: stopped, drained, started --------
 d=$tmp/old
 out=$(fake_lttd "$tmp/old.log" FAKE_LTT_PACKETS=30 FAKE_LTT_PACKET_MS=20 FAKE_LTT_NO_LIVE=1 -- \
