@@ -83,8 +83,11 @@ int trace_open_file(const char *path, struct stat *st)
 	}
 	if (!S_ISREG(st->st_mode)) {
 		close(fd);
-		return ltt_fail("%s, not a regular file: not read",
-				trace_file_kind(st->st_mode));
+		ltt_fail("%s, not a regular file: not read",
+			 trace_file_kind(st->st_mode));
+		/* callers tell a missing file (ENOENT) from this by errno */
+		errno = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
+		return -1;
 	}
 	return fd;
 }
