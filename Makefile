@@ -9,7 +9,7 @@
 #   make boot         boot it under QEMU and run the selftests
 #   make boot-hotplug the CPU hotplug selftest on -smp 4
 #   make boot-lockdown the lockdown selftest, booted lockdown=confidentiality
-#   make check-debug  the selftests on a KASAN + lockdep kernel, then make check-rt
+#   make check-debug  the selftests on a KASAN + lockdep kernel, a crash read by it, then make check-rt
 #   make check-rt     the selftests on a PREEMPT_RT kernel with lockdep
 #   make demo         record a mixed workload in the guest: build/demo-trace/
 #   make e2e          the demo, then babeltrace2 and ltt report must agree
@@ -90,6 +90,7 @@ check-debug: deps
 	LTT_FLAVOUR=debug scripts/kernel.sh
 	LTT_FLAVOUR=debug scripts/initramfs.sh
 	LTT_FLAVOUR=debug scripts/boot.sh
+	LTT_CRASH_CASES=other LTT_CRASH_OTHER=debug scripts/crash-test.sh
 	$(MAKE) check-rt
 
 # PREEMPT_RT with lockdep and the atomic-sleep check: every selftest, no splat.

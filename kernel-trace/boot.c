@@ -149,7 +149,7 @@ static int __init ltt_boot_start(void)
 	ret = ltt_boot_parse(ltt_boot_args, &a, mask, &persist);
 	if (ret)
 		goto fail;
-	s = ltt_session_alloc(&a, false, persist != NULL);
+	s = ltt_session_alloc(&a, false, !!persist);
 	if (IS_ERR(s)) {
 		ret = PTR_ERR(s);
 		goto fail;

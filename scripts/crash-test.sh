@@ -18,10 +18,15 @@
 #   reboot  reboot -f: the markers, then the reboot event
 #   flood   sysrq b while both CPUs flood: the emergency restart event,
 #           both CPUs' packets
-#   other   a panic, and the next boot is another build of the kernel
-#           (flavour crashnext: another release string and build id)
+#   other   a panic, and the next boot is another build of the kernel:
+#           flavour $LTT_CRASH_OTHER (default crashnext, the default
+#           kernel with another release string and build id; make
+#           check-debug runs it with the debug flavour)
 #
-#   LTT_CRASH_CASES  the cases to run (default: all four, in that order)
+#   LTT_CRASH_CASES  the cases to run (default: panic reboot flood; other
+#                    builds a second kernel, which make check cannot
+#                    afford, and runs in make check-debug)
+#   LTT_CRASH_OTHER  the second kernel of the other case
 #
 # The traces stay in build/crash-test/CASE/.
 
@@ -31,6 +36,7 @@ OUT=$LTT_BUILD/crash-test
 LTT=$LTT_ROOT/tools-ltt/build/ltt
 MEM=2G
 REGION=8M
+OTHER=${LTT_CRASH_OTHER:-crashnext}
 TIMEOUT=900
 APPEND_BASE="console=ttyS0 panic=1 tsc=reliable no_timer_check reserve_mem=$REGION:1G:ltt ltt.boot=persist=ltt ltt.script=crash-test.sh ltt.timeout=600"
 
@@ -122,7 +128,7 @@ case = sys.argv[2]
 kind = {'panic': 1, 'other': 1, 'reboot': 5, 'flood': 4}[case]
 ev = []
 for l in lines:
-    m = re.match(r'\s*(\d+)\s+(\d+)\s+\S+\s+(\S+)\s*(.*)', l)
+    m = re.match(r'(\d+) \S+ cpu (\d+) pid \d+ .*? (\w+): ?(.*)', l)
     if m:
         ev.append((int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)))
 crash = [e for e in ev if e[2] == 'crash']
@@ -141,7 +147,7 @@ if cpus != [0, 1]:
     sys.exit('events of CPUs %r, expected 0 and 1' % cpus)
 PY
 	# Wall-clock time: the first boot's, as the host saw it.
-	python3 - "$dir/previous-boot" "$dir.txt" "$t0" "$t1" <<'PY' || die "$case: wall-clock times are not the first boot's"
+	python3 - "$dir/.previous-boot" "$dir.txt" "$t0" "$t1" <<'PY' || die "$case: wall-clock times are not the first boot's"
 import re, sys
 kv = dict(l.split('=', 1) for l in open(sys.argv[1]).read().splitlines() if '=' in l)
 off = int(kv['realtime_offset'])
@@ -187,8 +193,8 @@ PY
 	for s in $seqs; do
 		[[ " $got " != *" $s "* ]] || die "panic: damaged packet $s of CPU 0 was kept"
 	done
-	damaged=$(sed -n 's/^cpu0\.n_damaged=//p' "$dir/previous-boot")
-	torn=$(sed -n 's/^cpu0\.open_lost=//p' "$dir/previous-boot")
+	damaged=$(sed -n 's/^cpu0\.n_damaged=//p' "$dir/.previous-boot")
+	torn=$(sed -n 's/^cpu0\.open_lost=//p' "$dir/.previous-boot")
 	[[ $damaged == $((2 + ${torn:-0})) ]] ||
 		die "panic: CPU 0 counts $damaged damaged packets (open packet torn: $torn), expected 2 + torn"
 	log "panic: packets $seqs of CPU 0, damaged on purpose, dropped and counted ($damaged damaged)"
@@ -202,7 +208,7 @@ run_case() {
 	rm -rf "${OUT:?}/$case" "$OUT/$case".*
 	truncate -s "$MEM" "$RAM"
 	truncate -s 64M "$DISK"
-	[[ $case == other ]] && { first=panic; flavour2=crashnext; }
+	[[ $case == other ]] && { first=panic; flavour2=$OTHER; }
 	t0=$(date +%s)
 	boot default "$first" "$OUT/$case.boot1.log"
 	t1=$(date +%s)
@@ -213,10 +219,10 @@ run_case() {
 	tar -xf "$DISK" -C "$OUT/$case" || die "$case: no trace on $DISK"
 	dir=$OUT/$case/prev
 	if [[ $case == other ]]; then
-		grep -q "^release=.*" "$dir/previous-boot" || die "other: no release in $dir/previous-boot"
-		grep -q "$(uname_of default)" "$dir/previous-boot" ||
+		grep -q "^release=.*" "$dir/.previous-boot" || die "other: no release in $dir/.previous-boot"
+		grep -q "$(uname_of default)" "$dir/.previous-boot" ||
 			die "other: the trace's release is not the first kernel's"
-		expect "$OUT/$case.boot2.log" "LTT-INIT: Linux $(uname_of crashnext)" "the second boot is not the other build"
+		expect "$OUT/$case.boot2.log" "LTT-INIT: Linux $(uname_of "$OTHER")" "the second boot is not the other build"
 	fi
 	check_trace "$case" "$dir" "$OUT/$case.boot1.log" "$OUT/$case.boot2.log" "$t0" "$t1"
 	rm -f "$RAM"
@@ -226,14 +232,14 @@ run_case() {
 uname_of() { cat "$LTT_BUILD/kobj-$1/include/config/kernel.release"; }
 
 main() {
-	local cases=${LTT_CRASH_CASES:-panic reboot flood other} c start=$SECONDS
+	local cases=${LTT_CRASH_CASES:-panic reboot flood} c start=$SECONDS
 
 	make -C "$LTT_ROOT/tools-ltt" -s all static 2>&1 | quiet_static_link
 	"$LTT_ROOT/scripts/kernel.sh"
 	"$LTT_ROOT/scripts/initramfs.sh"
 	if [[ " $cases " == *" other "* ]]; then
-		LTT_FLAVOUR=crashnext "$LTT_ROOT/scripts/kernel.sh"
-		LTT_FLAVOUR=crashnext "$LTT_ROOT/scripts/initramfs.sh"
+		LTT_FLAVOUR=$OTHER "$LTT_ROOT/scripts/kernel.sh"
+		LTT_FLAVOUR=$OTHER "$LTT_ROOT/scripts/initramfs.sh"
 	fi
 	mkdir -p "$OUT"
 	lock_flavour

@@ -72,8 +72,7 @@ collect)
 	sed 's/^/CRASH-TEST: lttd: /' /tmp/lttd.out
 	echo "CRASH-TEST: lttd exit $rc"
 	[ "$rc" = 0 ] || exit 1
-	cp /tmp/lttd.out /tmp/prev/lttd.out
-	(cd /tmp && tar -cf /dev/vda prev) || exit 1
+	(cd /tmp && tar -cf /dev/vda prev lttd.out) || exit 1
 	/ltt/ltt_persist_test || exit 1
 	rc=0
 	lttd --previous-boot -o /tmp/again >/tmp/again.out 2>&1 || rc=$?
