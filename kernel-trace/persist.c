@@ -918,6 +918,7 @@ int ltt_previous_boot(u32 flags)
  *                   of N closed packets of CPU's ring, from the K-th
  *                   before the open one back; a read lists "CPU SEQ" of
  *                   each packet damaged so
+ *   warn_event      a write records the crash event a WARN() would
  */
 static ssize_t ltt_region_read(struct file *file, char __user *buf,
 			       size_t len, loff_t *pos)
@@ -1062,6 +1063,19 @@ static const struct file_operations ltt_damage_fops = {
 	.llseek	= default_llseek,
 };
 
+/* warn_event: a write records the crash event of a WARN(), not its splat. */
+static ssize_t ltt_warn_write(struct file *file, const char __user *buf,
+			      size_t len, loff_t *pos)
+{
+	ltt_warn(__FILE__, __LINE__, __builtin_return_address(0));
+	return len;
+}
+
+static const struct file_operations ltt_warn_fops = {
+	.write	= ltt_warn_write,
+	.llseek	= noop_llseek,
+};
+
 static int __init ltt_persist_selftest_init(void)
 {
 	/* selftest.c's, made at late_initcall(). */
@@ -1074,6 +1088,7 @@ static int __init ltt_persist_selftest_init(void)
 	debugfs_create_file("persist_check", 0600, dir, NULL, &ltt_check_fops);
 	debugfs_create_file("persist_damage", 0600, dir, NULL,
 			    &ltt_damage_fops);
+	debugfs_create_file("warn_event", 0200, dir, NULL, &ltt_warn_fops);
 	dput(dir);
 	return 0;
 }

@@ -317,6 +317,11 @@ static void cleanup_cgroup(struct work *w)
 	cg_mnt[0] = '\0';
 }
 
+static int run_warn(struct work *w)
+{
+	return ltt_work_debugfs("warn_event");
+}
+
 static const struct workload w_syscalls = { "10 getppid() calls", NULL, run_syscalls };
 static const struct workload w_compat = { "10 ia32 getppid() calls",
 	.run = run_compat, .unavailable = compat_unavailable };
@@ -352,6 +357,8 @@ static const struct workload w_ipc = { "System V message queue, semaphore, share
 	NULL, run_ipc };
 static const struct workload w_start = { "START with a file open",
 	prepare_open_file, run_nothing, cleanup_file };
+static const struct workload w_warn = { "the crash event a WARN() records (debugfs warn_event)",
+	NULL, run_warn };
 static const struct workload w_cgroup = {
 	"a cgroup made, moved into, born in, removed",
 	prepare_cgroup, run_cgroup, cleanup_cgroup, cgroup_unavailable };
@@ -703,8 +710,13 @@ FIXTURE_VARIANT_ADD(eventset, statedump_cgroup) {
 	.work = &w_cgroup,
 };
 
+FIXTURE_VARIANT_ADD(eventset, crash) {
+	.event = "crash",
+	.work = &w_warn,
+};
+
 /* Events of the variants above; the registry must have no other. */
-#define N_VARIANTS	67
+#define N_VARIANTS	68
 
 FIXTURE_SETUP(eventset)
 {

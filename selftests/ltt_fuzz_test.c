@@ -351,6 +351,9 @@ static const int fz_errs_event_log[] = {
 /* No boot session exists while the fuzzer runs: ENOENT for root. */
 static const int fz_errs_boot[] = { EINVAL, E2BIG, EFAULT, EPERM, ENOENT, 0 };
 
+/* No previous boot's trace while the fuzzer runs: ENOENT for root. */
+static const int fz_errs_previous[] = { EINVAL, E2BIG, EFAULT, EPERM, ENOENT, 0 };
+
 /* A command past LTT_CMD_MAX. */
 static const int fz_errs_unknown[] = { EINVAL, 0 };
 
@@ -368,6 +371,7 @@ static const int *const fz_errs[LTT_CMD_MAX] = {
 	[LTT_CMD_EVENT_LOG] = fz_errs_event_log,
 	[LTT_CMD_BOOT] = fz_errs_boot,
 	[LTT_CMD_SET_CGROUPS] = fz_errs_set_cgroups,
+	[LTT_CMD_PREVIOUS_BOOT] = fz_errs_previous,
 };
 
 /* The fd operations. */
@@ -423,6 +427,8 @@ static const struct {
 	[LTT_CMD_EVENT_LOG] = { sizeof(struct ltt_event_log),
 				LTT_EVENT_LOG_SIZE_VER0 },
 	[LTT_CMD_BOOT] = { sizeof(struct ltt_boot), LTT_BOOT_SIZE_VER0 },
+	[LTT_CMD_PREVIOUS_BOOT] = { sizeof(struct ltt_previous),
+				    LTT_PREVIOUS_SIZE_VER0 },
 	[LTT_CMD_SET_CGROUPS] = { sizeof(struct ltt_cgroups),
 				  LTT_CGROUPS_SIZE_VER0 },
 };
@@ -1096,6 +1102,11 @@ static int fz_expect(struct fz *z, unsigned int cmd, size_t size,
 		return w[0] >= LTT_EVENTS_MAX ? -ENOENT : 0;
 	case LTT_CMD_BOOT:
 		if (w[0] || w[1])
+			return -EINVAL;
+		return z->root ? -ENOENT : -EPERM;
+	case LTT_CMD_PREVIOUS_BOOT:
+		/* No persist= region while the fuzzer runs. */
+		if ((w[0] & ~LTT_PREVIOUS_FREE) || w[1])
 			return -EINVAL;
 		return z->root ? -ENOENT : -EPERM;
 	case LTT_CMD_EVENT_LOG:

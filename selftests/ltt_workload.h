@@ -560,6 +560,25 @@ static inline int ltt_work_kbd_tasklet(void)
  * Nothing in a minimal kernel runs a hi tasklet for user space:
  * CONFIG_LTT_SELFTEST's debugfs file schedules one.
  */
+/* Write to /sys/kernel/debug/ltt/@name (CONFIG_LTT_SELFTEST): 0, or -1. */
+static inline int ltt_work_debugfs(const char *name)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/ltt/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return ltt_fail("%s: %s (needs CONFIG_LTT_SELFTEST and debugfs mounted)",
+				path, strerror(errno));
+	if (write(fd, "1", 1) != 1) {
+		close(fd);
+		return ltt_fail("%s: write: %s", path, strerror(errno));
+	}
+	close(fd);
+	return 0;
+}
+
 static inline int ltt_work_hi_tasklet(void)
 {
 	const char *path = "/sys/kernel/debug/ltt/hi_tasklet";
