@@ -547,8 +547,8 @@ int __init ltt_persist_setup(const char *name, unsigned int subbuf_size,
 	struct ltt_event_info ei;
 	struct ltt_prev *prev;
 	phys_addr_t start, size;
-	u64 kept, damaged, torn;
-	size_t meta, ring;
+	u64 kept, damaged, torn, per_cpu;
+	size_t meta;
 	unsigned int n;
 	void *virt;
 	int ret;
@@ -565,8 +565,10 @@ int __init ltt_persist_setup(const char *name, unsigned int subbuf_size,
 	meta = ALIGN(meta, 8) +
 	       LTT_REGION_MODULES * sizeof(struct ltt_prev_module);
 	meta = PAGE_ALIGN(meta);
-	n = size > meta ? div_u64(size - meta, nr_cpu_ids) / subbuf_size : 0;
-	n = n >= 2 ? rounddown_pow_of_two(min(n, LTT_SUBBUFS_MAX)) : 0;
+	/* div_u64(): no 64-bit division by the compiler on 32-bit. */
+	per_cpu = size > meta ? div_u64(size - meta, nr_cpu_ids) : 0;
+	n = min_t(u64, div_u64(per_cpu, subbuf_size), LTT_SUBBUFS_MAX);
+	n = n >= 2 ? rounddown_pow_of_two(n) : 0;
 	if (!n || !PAGE_ALIGNED(start)) {
 		pr_err("ltt: persist: region %s (%pa bytes at %pa) holds no two %u-byte packets per CPU past its %zu bytes of description, or is not page aligned\n",
 		       name, &size, &start, subbuf_size, meta);
@@ -592,7 +594,6 @@ int __init ltt_persist_setup(const char *name, unsigned int subbuf_size,
 			name, ret);
 	}
 
-	ring = (size_t)subbuf_size * n;
 	mutex_init(&p->lock);
 	p->phys = start;
 	p->size = size;
