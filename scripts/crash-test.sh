@@ -105,11 +105,8 @@ check_second() {
 check_trace() {
 	local case=$1 dir=$2 first=$3 second=$4 t0=$5 t1=$6 want last n cpu
 
-	case $case in
-	panic | other) want="user_message crash" ;;
-	reboot) want="user_message crash" ;;
-	flood) want="crash" ;;
-	esac
+	want="user_message crash"
+	[[ $case != flood ]] || want=crash
 	E2E_REQUIRE=$want "$LTT_ROOT/tools-ltt/tests/e2e.sh" "$dir" "$LTT" ||
 		die "$case: babeltrace2 and ltt report disagree on $dir"
 	events "$dir" >"$dir.txt"

@@ -556,10 +556,6 @@ static inline int ltt_work_kbd_tasklet(void)
 	return 0;
 }
 
-/*
- * Nothing in a minimal kernel runs a hi tasklet for user space:
- * CONFIG_LTT_SELFTEST's debugfs file schedules one.
- */
 /* Write to /sys/kernel/debug/ltt/@name (CONFIG_LTT_SELFTEST): 0, or -1. */
 static inline int ltt_work_debugfs(const char *name)
 {
@@ -579,19 +575,14 @@ static inline int ltt_work_debugfs(const char *name)
 	return 0;
 }
 
+/*
+ * Nothing in a minimal kernel runs a hi tasklet for user space:
+ * CONFIG_LTT_SELFTEST's debugfs file schedules one.
+ */
 static inline int ltt_work_hi_tasklet(void)
 {
-	const char *path = "/sys/kernel/debug/ltt/hi_tasklet";
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0)
-		return ltt_fail("%s: %s (needs CONFIG_LTT_SELFTEST and debugfs mounted)",
-				path, strerror(errno));
-	if (write(fd, "1", 1) != 1) {
-		close(fd);
-		return ltt_fail("%s: write: %s", path, strerror(errno));
-	}
-	close(fd);
+	if (ltt_work_debugfs("hi_tasklet"))
+		return -1;
 	/* The tasklet runs at the next softirq: an irq exit, at the latest a tick. */
 	usleep(20000);
 	return 0;
