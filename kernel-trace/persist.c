@@ -61,6 +61,7 @@
 #define LTT_REGION_CUSTOM	128U
 #define LTT_REGION_MODULES_MAX	4096U
 #define LTT_PERSIST_SUBBUF	(32U << 10)
+#define LTT_PERSIST_SUBBUF_MAX	(256U << 10)
 
 /* ltt_region_cpu.state */
 enum {
@@ -123,7 +124,9 @@ struct ltt_persist {
 	struct mutex lock;		/* @bufs, the tables */
 };
 
-static struct ltt_persist ltt_persist;
+static struct ltt_persist ltt_persist = {
+	.lock = __MUTEX_INITIALIZER(ltt_persist.lock),
+};
 
 /* The previous boot's trace, as LTT_CMD_PREVIOUS_BOOT hands it out. */
 struct ltt_prev {
@@ -538,7 +541,9 @@ void ltt_persist_describe(const struct ltt_event_info *ei)
  * copied first.  Called once, at boot.
  *
  * Return: 0, -ENOENT for no such region, -EINVAL for one too small to
- * hold two packets per CPU, -ENOMEM.
+ * hold two packets per CPU, not page aligned, or a bad @subbuf_size,
+ * -EPROTO or -ENOMEM when it holds a trace this kernel cannot read now
+ * (of a later version, or too big to copy): it is kept as it is.
  */
 int __init ltt_persist_setup(const char *name, unsigned int subbuf_size,
 			     struct ltt_create *a)
@@ -558,6 +563,13 @@ int __init ltt_persist_setup(const char *name, unsigned int subbuf_size,
 		return -ENOENT;
 	}
 	subbuf_size = subbuf_size ?: LTT_PERSIST_SUBBUF;
+	/* Its CRC is computed by the last writer, irqs off or in an NMI. */
+	if (!is_power_of_2(subbuf_size) || subbuf_size < LTT_SUBBUF_MIN ||
+	    subbuf_size > LTT_PERSIST_SUBBUF_MAX) {
+		pr_err("ltt: persist: subbuf=%u: a power of two from %u to %u\n",
+		       subbuf_size, LTT_SUBBUF_MIN, LTT_PERSIST_SUBBUF_MAX);
+		return -EINVAL;
+	}
 	meta = ALIGN(sizeof(struct ltt_region), 8) +
 	       nr_cpu_ids * sizeof(struct ltt_region_cpu) +
 	       (LTT_NR_EVENTS + LTT_REGION_CUSTOM) *
@@ -567,7 +579,8 @@ int __init ltt_persist_setup(const char *name, unsigned int subbuf_size,
 	meta = PAGE_ALIGN(meta);
 	/* div_u64(): no 64-bit division by the compiler on 32-bit. */
 	per_cpu = size > meta ? div_u64(size - meta, nr_cpu_ids) : 0;
-	n = min_t(u64, div_u64(per_cpu, subbuf_size), LTT_SUBBUFS_MAX);
+	n = min_t(u64, div_u64(per_cpu, subbuf_size),
+		  min_t(u64, LTT_SUBBUFS_MAX, LTT_BUFFER_MAX / subbuf_size));
 	n = n >= 2 ? rounddown_pow_of_two(n) : 0;
 	if (!n || !PAGE_ALIGNED(start)) {
 		pr_err("ltt: persist: region %s (%pa bytes at %pa) holds no two %u-byte packets per CPU past its %zu bytes of description, or is not page aligned\n",
@@ -579,9 +592,18 @@ int __init ltt_persist_setup(const char *name, unsigned int subbuf_size,
 		return -ENOMEM;
 
 	ret = ltt_prev_build(virt, size, &prev);
+	if (ret == -EPROTO || ret == -ENOMEM) {
+		/* Another kernel, or another day, may read it: keep it. */
+		pr_warn("ltt: persist: region %s holds a trace this kernel cannot read now (%d): kept as it is, not recorded into\n",
+			name, ret);
+		memunmap(virt);
+		return ret;
+	}
 	if (!ret) {
 		ltt_prev_counts(prev, &kept, &damaged, &torn);
-		pr_info("ltt: persist: the previous boot's trace (%s, %s): %llu packets kept, %llu damaged, %llu torn at the end\n",
+		/* Its strings are the region's: printed escaped. */
+		pr_info("ltt: persist: the previous boot's trace (%*pE, %s): %llu packets kept, %llu damaged, %llu torn at the end\n",
+			(int)strlen(((struct ltt_prev_header *)prev->data)->release),
 			((struct ltt_prev_header *)prev->data)->release,
 			ltt_crash_names[((struct ltt_prev_header *)prev->data)->end],
 			kept, damaged, torn);
@@ -590,17 +612,17 @@ int __init ltt_persist_setup(const char *name, unsigned int subbuf_size,
 		pr_info("ltt: persist: region %s holds no previous trace\n",
 			name);
 	} else {
-		pr_warn("ltt: persist: region %s holds no trace this kernel reads (%d): it is reused\n",
+		pr_warn("ltt: persist: region %s holds no trace that can be (%d): it is reused\n",
 			name, ret);
 	}
 
-	mutex_init(&p->lock);
+	/* The tables' users wait for the lock once they see @r. */
+	guard(mutex)(&p->lock);
 	p->phys = start;
 	p->size = size;
-	p->r = virt;
 	p->rings = virt + meta;
+	WRITE_ONCE(p->r, virt);
 	ltt_region_init(p, subbuf_size, n, meta);
-	guard(mutex)(&p->lock);
 	for (ei.id = 0; ei.id < LTT_NR_EVENTS; ei.id++)
 		if (!ltt_event_info(&ei))
 			ltt_persist_add_event(p, &ei);
@@ -625,11 +647,16 @@ void ltt_persist_config(struct ltt_buf_config *cfg)
 /**
  * ltt_persist_attach - the session recording into the region
  * @bufs: its buffers, nr_cpu_ids entries; NULL when it goes
+ *
+ * The ends of the kernel read them under RCU, taking no lock: once
+ * they are detached, a grace period passes before they may be freed.
  */
 void ltt_persist_attach(struct ltt_buf **bufs)
 {
-	guard(mutex)(&ltt_persist.lock);
-	WRITE_ONCE(ltt_persist.bufs, bufs);
+	scoped_guard(mutex, &ltt_persist.lock)
+		WRITE_ONCE(ltt_persist.bufs, bufs);
+	if (!bufs)
+		synchronize_rcu();
 }
 
 /* Freeze CPU @cpu's buffer, in @p's region. */
@@ -639,7 +666,9 @@ static void ltt_persist_freeze(struct ltt_persist *p, unsigned int cpu)
 	u64 lost = 0;
 	bool whole;
 
-	if (!bufs || !bufs[cpu])
+	/* Frozen once: a second end keeps what the first found. */
+	if (!bufs || !bufs[cpu] ||
+	    READ_ONCE(p->cpus[cpu].state) != LTT_RC_RECORDING)
 		return;
 	whole = ltt_buf_freeze(bufs[cpu], &lost);
 	p->cpus[cpu].lost = lost;
@@ -669,17 +698,22 @@ static void ltt_persist_end(unsigned int kind, const char *msg, bool ipi)
 	r->end_ns = ltt_clock();
 	r->realtime_offset = ktime_get_real_fast_ns() - r->end_ns;
 	strscpy(r->end_message, msg ?: "");
+	/* The session's buffers stay while we read (ltt_persist_attach()). */
 	if (ipi) {
 		cpus_read_lock();
+		rcu_read_lock();
 		on_each_cpu(ltt_persist_freeze_here, p, 1);
 		for_each_possible_cpu(cpu)
 			if (!cpu_online(cpu))
 				ltt_persist_freeze(p, cpu);
+		rcu_read_unlock();
 		cpus_read_unlock();
 		return;
 	}
+	rcu_read_lock();
 	for_each_possible_cpu(cpu)
 		ltt_persist_freeze(p, cpu);
+	rcu_read_unlock();
 }
 
 /* Record a crash event, in every session that takes it. */
@@ -939,6 +973,7 @@ static const struct file_operations ltt_region_fops = {
 #define LTT_CHECK_MAX	(64U << 20)
 
 struct ltt_check {
+	struct mutex lock;		/* pread() and pwrite() take no other */
 	void *region;
 	size_t size;
 	struct ltt_prev *prev;
@@ -950,8 +985,11 @@ static int ltt_check_open(struct inode *inode, struct file *file)
 {
 	struct ltt_check *c = kzalloc(sizeof(*c), GFP_KERNEL);
 
+	if (!c)
+		return -ENOMEM;
+	mutex_init(&c->lock);
 	file->private_data = c;
-	return c ? 0 : -ENOMEM;
+	return 0;
 }
 
 static ssize_t ltt_check_write(struct file *file, const char __user *buf,
@@ -960,6 +998,7 @@ static ssize_t ltt_check_write(struct file *file, const char __user *buf,
 	struct ltt_check *c = file->private_data;
 	void *grown;
 
+	guard(mutex)(&c->lock);
 	if (c->done)
 		return -EBUSY;
 	if (len > LTT_CHECK_MAX - c->size)
@@ -985,6 +1024,7 @@ static ssize_t ltt_check_read(struct file *file, char __user *buf, size_t len,
 {
 	struct ltt_check *c = file->private_data;
 
+	guard(mutex)(&c->lock);
 	if (!c->done) {
 		c->done = true;
 		c->ret = ltt_prev_build(c->region, c->size, &c->prev);
@@ -1002,6 +1042,7 @@ static int ltt_check_release(struct inode *inode, struct file *file)
 	if (c->prev)
 		kref_put(&c->prev->ref, ltt_prev_free);
 	vfree(c->region);
+	mutex_destroy(&c->lock);
 	kfree(c);
 	return 0;
 }
@@ -1027,16 +1068,19 @@ static ssize_t ltt_damage_write(struct file *file, const char __user *ubuf,
 	char cmd[32];
 	size_t at;
 
-	if (!p->r || !p->bufs)
+	if (!p->r)
 		return -ENOENT;
 	if (len >= sizeof(cmd) || copy_from_user(cmd, ubuf, len))
 		return -EINVAL;
 	cmd[len] = '\0';
 	if (sscanf(cmd, "%u %u %u", &cpu, &k, &n) != 3 ||
-	    cpu >= nr_cpu_ids || !p->bufs[cpu] || !k ||
-	    k + n >= p->r->n_subbufs)
+	    cpu >= nr_cpu_ids || !k ||
+	    n >= p->r->n_subbufs || k >= p->r->n_subbufs - n)
 		return -EINVAL;
-	buf = p->bufs[cpu];
+	guard(rcu)();
+	buf = READ_ONCE(p->bufs) ? READ_ONCE(p->bufs)[cpu] : NULL;
+	if (!buf)
+		return -ENOENT;
 	at = strlen(ltt_damaged);
 	w = local_read(&buf->offset) & ~buf->sb_mask;
 	for (i = 0; i < n; i++) {

@@ -498,11 +498,14 @@ enum ltt_crash_kind {
  * @boot_id: a random UUID the previous boot made for itself.
  * @build_id: the previous kernel's GNU build id, @build_id_size bytes.
  * @build_id_size: 0 when it had none.
- * @end: enum ltt_crash_kind of its last crash event, LTT_CRASH_NONE for
- *	none (the region was never frozen: a reset, a hang, power).
+ * @end: enum ltt_crash_kind of the end of the previous boot: a panic,
+ *	an emergency restart, a reboot, halt or power off (an oops or a
+ *	WARN is an event only); LTT_CRASH_NONE when nothing froze the
+ *	region (a reset, a hang, power).
  * @release: uname -r of the previous kernel, NUL-terminated.
  * @kversion: uname -v.
  * @machine: uname -m.
+ * @__pad: 0.
  * @end_message: the last crash event's message (a panic's text).
  * @stext: the address of _stext in the previous boot: minus System.map's
  *	_stext, the KASLR offset to add to that boot's symbols.
